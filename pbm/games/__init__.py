@@ -1,0 +1,1 @@
+"""Rule modules, one per game, and the registry that finds them by name or alias."""

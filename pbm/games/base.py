@@ -1,0 +1,198 @@
+"""The contract every rule module fulfils: pure functions of state, seat and move.
+
+A rule module knows nothing of the database, mail, click or the clock. The server keeps the
+move log (canonical notation per move) as the source of truth and a snapshot of the state
+(`encode`/`decode`) as a cache that replaying the log can always rebuild.
+
+Seats are numbered 0, 1, ... in challenge order; seat 0 moves first. A viewer is a seat
+number, or None for a spectator. Hidden information is decided here and only here: `render`
+and `move_text` choose what a viewer may see; the mail code never filters anything itself.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, Generic, Iterable, TypeVar
+
+State = TypeVar("State")
+Move = TypeVar("Move")
+
+Viewer = int | None
+
+
+class UserError(Exception):
+    """An error the player caused; its message is fit to mail back to them as it is."""
+
+
+class InvalidMove(UserError):
+    """The move text cannot be read at all (bad syntax); the message says how to write it."""
+
+
+class IllegalMove(UserError):
+    """The move is well formed but the rules forbid it here; the message says why."""
+
+
+class InvalidOption(UserError):
+    """A challenge option is unknown or its value is out of range."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A challenge option such as `-size=19`: its name, default and what it does."""
+
+    name: str
+    default: int | str | bool
+    description: str
+    choices: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What the server needs to know about a game before playing it."""
+
+    name: str  # the command word, lower case: "loophole"
+    title: str  # as in mail subjects: "Loophole"
+    seats: tuple[str, ...]  # seat names in challenge order: ("Black", "White")
+    rules_version: int  # bumped whenever a rule change would replay old logs differently
+    aliases: tuple[str, ...] = ()
+    options: tuple[Option, ...] = ()
+    summary: str = ""  # one line for `list`
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the winning seats (empty for a draw) and why, in words."""
+
+    winners: frozenset[int]
+    reason: str = ""
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
+
+
+class Game(ABC, Generic[State, Move]):
+    """Base class of a rule module. Subclasses are stateless; one instance is registered."""
+
+    info: GameInfo
+
+    # ----- starting -------------------------------------------------------------------
+    def parse_options(self, words: Iterable[str]) -> dict[str, Any]:
+        """Turn `-name=value` words into the options dict; unknown names are refused."""
+        known = {opt.name: opt for opt in self.info.options}
+        options: dict[str, Any] = {opt.name: opt.default for opt in self.info.options}
+        for word in words:
+            name, _, raw = word.lstrip("-").partition("=")
+            name = name.lower()
+            opt = known.get(name)
+            if opt is None:
+                if known:
+                    names = ", ".join(f"-{n}" for n in known)
+                    raise InvalidOption(
+                        f"{self.info.title} has no option '-{name}'. Its options are: {names}."
+                    )
+                raise InvalidOption(f"{self.info.title} takes no options (got '-{name}').")
+            options[name] = _coerce_option(self.info.title, opt, raw)
+        return options
+
+    @abstractmethod
+    def start(self, options: dict[str, Any], seed: int) -> State:
+        """The position before the first move."""
+
+    # ----- playing --------------------------------------------------------------------
+    @abstractmethod
+    def to_move(self, state: State) -> frozenset[int]:
+        """Seats that may act now: usually one, two during simultaneous steps, none at the end."""
+
+    @abstractmethod
+    def parse(self, state: State, seat: int, text: str) -> Move:
+        """Read a move for `seat` and check it fully against the rules.
+
+        Raises InvalidMove for text that is not a move at all and IllegalMove for a move the
+        rules forbid now. The server has already checked that `seat` is in to_move(state).
+        """
+
+    @abstractmethod
+    def play(self, state: State, seat: int, move: Move) -> State:
+        """The position after `seat` plays the (already validated) move. Never mutates state."""
+
+    @abstractmethod
+    def notation(self, move: Move) -> str:
+        """The canonical full spelling of a move; parse() reads it back to the same move."""
+
+    def move_text(self, state: State, seat: int, move: Move, viewer: Viewer) -> str:
+        """How the move made by `seat` from `state` shows in the move list for `viewer`.
+
+        Secret moves show '...' (or a partial text) to everyone but their author while the
+        game runs; once it has ended, the server shows notation() to everyone.
+        """
+        return self.notation(move)
+
+    @abstractmethod
+    def result(self, state: State) -> Outcome | None:
+        """None while the game runs; the outcome once it has ended by the rules."""
+
+    @abstractmethod
+    def render(self, state: State, viewer: Viewer) -> str:
+        """The ASCII board and game-specific status, as `viewer` may see it."""
+
+    @abstractmethod
+    def legal_moves(self, state: State, seat: int) -> Iterable[Move]:
+        """Every legal move of `seat` (may be a lazy iterator where there are very many)."""
+
+    def random_move(self, state: State, seat: int, rng: random.Random) -> Move:
+        """A uniformly chosen legal move; for playouts, bots and property tests."""
+        moves = list(self.legal_moves(state, seat))
+        return rng.choice(moves)
+
+    def prompt(self, state: State, seat: int) -> str | None:
+        """An optional hint for a seat to move ("Place the head coin."), shown in its mail."""
+        return None
+
+    # ----- storing --------------------------------------------------------------------
+    @abstractmethod
+    def encode(self, state: State) -> Any:
+        """The state as JSON-compatible data (the snapshot cache)."""
+
+    @abstractmethod
+    def decode(self, data: Any) -> State:
+        """Inverse of encode()."""
+
+    # ----- helping --------------------------------------------------------------------
+    def help_page(self) -> str:
+        """The help page; by default pbm/help/<name>.txt. Games may add rendered diagrams."""
+        from pbm.help import load_page
+
+        return load_page(self.info.name)
+
+
+def _coerce_option(title: str, opt: Option, raw: str) -> int | str | bool:
+    default = opt.default
+    if isinstance(default, bool):
+        if raw == "":
+            return True
+        if raw.lower() in ("yes", "true", "on", "1"):
+            return True
+        if raw.lower() in ("no", "false", "off", "0"):
+            return False
+        raise InvalidOption(f"Option -{opt.name} of {title} takes yes or no, not '{raw}'.")
+    if isinstance(default, int):
+        try:
+            value: int | str = int(raw)
+        except ValueError:
+            raise InvalidOption(
+                f"Option -{opt.name} of {title} takes a whole number, e.g. -{opt.name}={default}."
+            ) from None
+    else:
+        value = raw
+    if opt.choices and value not in opt.choices:
+        allowed = ", ".join(str(c) for c in opt.choices)
+        raise InvalidOption(f"Option -{opt.name} of {title} must be one of: {allowed}.")
+    return value
+

@@ -1,0 +1,75 @@
+"""Find rule modules by name or alias: the built-in games plus the `pbm.games` entry points."""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+from importlib.metadata import entry_points
+
+from pbm.games.base import Game, UserError
+
+# Built-in games: command word -> module exposing GAME. Imported lazily, because
+# `pbm process` handles one mail and should only import the rule module it needs.
+BUILTIN: dict[str, str] = {
+    "trou": "pbm.games.trou",
+}
+
+ENTRY_POINT_GROUP = "pbm.games"
+
+
+class UnknownGame(UserError):
+    """The game word names no game this server offers."""
+
+
+@cache
+def _aliases() -> dict[str, str]:
+    """alias (lower case) -> canonical name, for every game including entry points."""
+    table = {}
+    for name in names():
+        game = get(name)
+        table[name] = name
+        for alias in game.info.aliases:
+            table[alias.lower()] = name
+    return table
+
+
+@cache
+def _plugins() -> dict[str, str]:
+    return {ep.name.lower(): ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def names() -> list[str]:
+    """Canonical names of every game on offer, sorted."""
+    return sorted(set(BUILTIN) | set(_plugins()))
+
+
+@cache
+def get(name: str) -> Game:
+    """The game registered under this canonical name."""
+    if name in BUILTIN:
+        return importlib.import_module(BUILTIN[name]).GAME
+    target = _plugins().get(name)
+    if target is None:
+        raise UnknownGame(f"There is no game called '{name}'.")
+    module_name, _, attr = target.partition(":")
+    game = getattr(importlib.import_module(module_name), attr or "GAME")
+    if not isinstance(game, Game):
+        raise TypeError(f"entry point {name} = {target} is not a pbm Game")
+    return game
+
+
+def canonical(word: str) -> str | None:
+    """The canonical game name for a command word or alias, or None if it names no game."""
+    word = word.lower()
+    if word in BUILTIN or word in _plugins():
+        return word
+    return _aliases().get(word)
+
+
+def lookup(word: str) -> Game:
+    """The game a command word or alias names; UnknownGame with the list otherwise."""
+    name = canonical(word)
+    if name is None:
+        offered = ", ".join(names())
+        raise UnknownGame(f"There is no game called '{word}'. Games on offer: {offered}.")
+    return get(name)

@@ -1,0 +1,35 @@
+"""Shared test options: `--regen-golden` rewrites golden files instead of comparing them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+GOLDEN_DIR = Path(__file__).parent / "games" / "golden"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--regen-golden",
+        action="store_true",
+        help="rewrite golden playthrough files from the current code instead of comparing",
+    )
+
+
+@pytest.fixture
+def golden(request: pytest.FixtureRequest):
+    """check(name, text): compare text with tests/games/golden/<name>.txt (or rewrite it)."""
+    regen = request.config.getoption("--regen-golden")
+
+    def check(name: str, text: str) -> None:
+        path = GOLDEN_DIR / f"{name}.txt"
+        if regen:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            return
+        assert path.exists(), f"{path} is missing: run pytest --regen-golden once and review it"
+        expected = path.read_text(encoding="utf-8")
+        assert text == expected, f"{path.name} differs; review and rerun with --regen-golden"
+
+    return check
