@@ -1,0 +1,69 @@
+"""The `pbm` command line: the server, the mail pipe and the operator's tools."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import click
+
+from pbm.config import Config, ConfigError, load
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session, sessionmaker
+
+EX_TEMPFAIL = 75  # sysexits.h: the MTA keeps the mail and tries again later
+EX_DATAERR = 65  # sysexits.h: the MTA bounces the mail with our message
+EX_CONFIG = 2
+
+
+@dataclass
+class App:
+    """What every subcommand gets: the settings, and the store opened on demand."""
+
+    config_path: str | None
+    overrides: dict
+
+    _config: Config | None = None
+
+    @property
+    def config(self) -> Config:
+        if self._config is None:
+            try:
+                self._config = load(self.config_path, overrides=self.overrides)
+            except ConfigError as err:
+                click.echo(f"pbm: {err}", err=True)
+                sys.exit(EX_CONFIG)
+        return self._config
+
+    def store(self, migrate: bool = True) -> sessionmaker[Session]:
+        """A session factory on the configured database, migrated to head if asked."""
+        from pbm.db.session import make_engine, session_factory
+
+        engine = make_engine(self.config.database_url)
+        if migrate:
+            from pbm.db.migrate import upgrade
+            from pbm.db.session import current_revision
+            from pbm.db import SCHEMA_REVISION
+
+            if current_revision(engine) != SCHEMA_REVISION:
+                upgrade(engine)
+        return session_factory(engine)
+
+
+pass_app = click.make_pass_decorator(App)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--config", "config_path", type=click.Path(dir_okay=False),
+              help="Settings file (default: $PBM_CONFIG, else ./pbm.toml, else built-in).")
+@click.version_option(package_name="pbm")
+@click.pass_context
+def main(ctx: click.Context, config_path: str | None) -> None:
+    """pbm: a play-by-mail board game server."""
+    ctx.obj = App(config_path, {})
+
+
+# Subcommands register themselves on `main`.
+from pbm.cli import admin, mailpath, store  # noqa: E402,F401

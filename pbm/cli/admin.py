@@ -1,0 +1,174 @@
+"""The operator's game tools: challenge, show, games, users and help."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from pbm.cli import App, main, pass_app
+
+
+def _run_as_operator(app: App, line: str, deliver: bool = True) -> None:
+    """Run a command line with operator rights; mail the replies meant for players."""
+    from pbm.commands.context import Context
+    from pbm.commands.dispatch import run_line
+    from pbm.mail.delivery import deliver_pending
+    from pbm.mail.receive import queue
+
+    factory = app.store()
+    with factory() as session, session.begin():
+        ctx = Context(session, "", admin=True)
+        run_line(ctx, line)
+        queued = queue(session, app.config, ctx.replies, None, None) if not ctx.failures else []
+        session.flush()
+        ids = [mail.id for mail in queued]
+    for reply in ctx.replies:
+        if ctx.failures:
+            click.echo(reply.body.rstrip("\n"), err=True)
+        elif reply.to:
+            click.echo(f"Mailed '{reply.subject}' to {', '.join(reply.to)}")
+        else:
+            click.echo(reply.body.rstrip("\n"))
+    if ctx.failures:
+        sys.exit(1)
+    if deliver and ids:
+        deliver_pending(factory, app.config, only=ids)
+
+
+@main.command()
+@click.argument("game")
+@click.argument("words", nargs=-1, required=True)
+@pass_app
+def challenge(app: App, game: str, words: tuple[str, ...]) -> None:
+    """Start a board of GAME between the users (options like -size=19 anywhere)."""
+    _run_as_operator(app, " ".join([game, "challenge", *words]))
+
+
+@main.command(context_settings={"ignore_unknown_options": True})
+@click.argument("board", type=int)
+@click.option("--as", "userid", help="Show the board as this player sees it.")
+@click.option("--move", "upto", type=int, help="As it was after this move.")
+@pass_app
+def show(app: App, board: int, userid: str | None, upto: int | None) -> None:
+    """Print a board: the public view, or a player's own view with --as."""
+    from pbm.commands.boardmail import board_text
+    from pbm.commands.boards import load_board, position
+    from pbm.commands.context import CommandError, Context
+    from pbm.commands.users import require_user
+
+    factory = app.store()
+    with factory() as session:
+        ctx = Context(session, "", admin=True)
+        try:
+            record = load_board(ctx, str(board))
+            if upto is not None and not 0 <= upto <= record.move_count:
+                raise CommandError(f"Board {board} has {record.move_count} moves.")
+            pos = position(record, upto)
+            viewer = None
+            if userid:
+                viewer = pos.seat_of(require_user(ctx, userid))
+                if viewer is None:
+                    raise CommandError(f"{userid} does not play on board {board}.")
+        except CommandError as err:
+            click.echo(f"pbm: {err}", err=True)
+            sys.exit(1)
+        click.echo(board_text(pos, viewer, full_list=True).rstrip("\n"))
+
+
+@main.command()
+@click.argument("userid", required=False)
+@click.option("--all", "everything", is_flag=True, help="Finished boards too.")
+@pass_app
+def games(app: App, userid: str | None, everything: bool) -> None:
+    """List active boards of every game (or of one user)."""
+    from sqlalchemy import select
+
+    from pbm.commands.boards import boards_of
+    from pbm.commands.context import CommandError, Context
+    from pbm.commands.listings import board_line
+    from pbm.commands.users import require_user
+    from pbm.db.models import Board
+
+    factory = app.store()
+    with factory() as session:
+        ctx = Context(session, "", admin=True)
+        which = "all" if everything else "active"
+        if userid:
+            try:
+                found = boards_of(ctx, require_user(ctx, userid), None, which)
+            except CommandError as err:
+                click.echo(f"pbm: {err}", err=True)
+                sys.exit(1)
+        else:
+            query = select(Board).where(Board.status != "declined").order_by(Board.id)
+            if not everything:
+                query = query.where(Board.status == "active")
+            found = list(session.scalars(query))
+        for board in found:
+            click.echo(f"{board.game:<12}{board_line(board)}")
+        if not found:
+            click.echo("no boards")
+
+
+@main.command(name="help")
+@click.argument("topic", required=False, default="general")
+def help_command(topic: str) -> None:
+    """Print a help page: general, commands, or a game's rules."""
+    from pbm.commands.accounts import help_topic
+    from pbm.commands.context import CommandError
+
+    try:
+        _subject, text = help_topic(topic.lower())
+    except CommandError as err:
+        click.echo(f"pbm: {err}", err=True)
+        sys.exit(1)
+    click.echo(text.rstrip("\n"))
+
+
+@main.group()
+def users() -> None:
+    """Manage player accounts."""
+
+
+@users.command(name="list")
+@pass_app
+def users_list(app: App) -> None:
+    """Every account with its addresses."""
+    from sqlalchemy import select
+
+    from pbm.db.models import User
+
+    factory = app.store()
+    with factory() as session:
+        for user in session.scalars(select(User).order_by(User.userid)):
+            state = "" if user.active else "  (signed off)"
+            addresses = ", ".join(a.address for a in user.addresses)
+            click.echo(f"{user.userid:<17}{addresses}{state}")
+
+
+@users.command(name="add")
+@click.argument("userid")
+@click.argument("password")
+@click.argument("addresses", nargs=-1, required=True)
+@pass_app
+def users_add(app: App, userid: str, password: str, addresses: tuple[str, ...]) -> None:
+    """Open an account (the player gets the welcome mail)."""
+    _run_as_operator(app, " ".join(["signup", userid, password, *addresses]))
+
+
+@users.command(name="passwd")
+@click.argument("userid")
+@click.argument("password")
+@pass_app
+def users_passwd(app: App, userid: str, password: str) -> None:
+    """Set a new password for a player who forgot theirs."""
+    _run_as_operator(app, f"change password {userid} - {password}", deliver=False)
+
+
+@users.command(name="remove")
+@click.argument("userid")
+@pass_app
+def users_remove(app: App, userid: str) -> None:
+    """Sign a player off: their active games are resigned, history kept."""
+    _run_as_operator(app, f"signoff {userid} -")

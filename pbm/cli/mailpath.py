@@ -1,0 +1,115 @@
+"""`pbm serve`, `pbm process` and `pbm run`: the ways a command reaches the server."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from pbm.cli import EX_DATAERR, EX_TEMPFAIL, App, main, pass_app
+
+
+@main.command()
+@click.option("--host", help="Listen on this address (overrides smtpd.host).")
+@click.option("--port", type=int, help="Listen on this port (overrides smtpd.port).")
+@click.option("--lmtp", is_flag=True, help="Speak LMTP instead of SMTP.")
+@pass_app
+def serve(app: App, host: str | None, port: int | None, lmtp: bool) -> None:
+    """Receive mail over SMTP (or LMTP), play it, and deliver the replies."""
+    import asyncio
+    import logging
+
+    from pbm.mail.smtpd import Server
+
+    smtpd = {k: v for k, v in (("host", host), ("port", port)) if v is not None}
+    if lmtp:
+        smtpd["protocol"] = "lmtp"
+    app.overrides["smtpd"] = smtpd
+    config = app.config
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    factory = app.store(migrate=True)
+    server = Server(config, factory)
+
+    def ready(address: tuple[str, int]) -> None:
+        protocol = config.smtpd.protocol.upper()
+        click.echo(f"pbm serve: listening on {address[0]}:{address[1]} ({protocol})")
+        click.echo(f"pbm serve: database {config.database_url}")
+        if config.delivery.relay:
+            click.echo(f"pbm serve: replies go through the relay {_safe(config.delivery.relay)}")
+        else:
+            click.echo(f"pbm serve: replies go to the Maildir {config.maildir_path}")
+        click.echo(f"pbm serve: players write to {config.server.address}; Ctrl-C stops")
+        sys.stdout.flush()
+
+    asyncio.run(server.run(ready))
+    click.echo("pbm serve: stopped")
+
+
+def _safe(relay: str) -> str:
+    """The relay URL without its password."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(relay)
+    if parts.password:
+        return relay.replace(f":{parts.password}@", ":********@")
+    return relay
+
+
+@main.command()
+@click.option("--sender", default=lambda: os.environ.get("SENDER", ""),
+              help="Envelope sender (default: $SENDER, as Postfix's pipe sets it).")
+@pass_app
+def process(app: App, sender: str) -> None:
+    """Handle one mail read from standard input (for an MTA's pipe).
+
+    Exits 0 once the mail is stored, 75 on a temporary failure (the MTA retries), 65 when
+    the mail is larger than smtpd.max_message_bytes (the MTA bounces it).
+    """
+    config = app.config
+    limit = config.smtpd.max_message_bytes
+    raw = sys.stdin.buffer.read(limit + 1)
+    if len(raw) > limit:
+        click.echo(f"pbm process: message larger than {limit} bytes refused", err=True)
+        sys.exit(EX_DATAERR)
+    try:
+        from pbm.db.session import check_current, make_engine, session_factory
+        from pbm.mail.receive import receive
+
+        engine = make_engine(config.database_url)
+        check_current(engine)
+        factory = session_factory(engine)
+        _result, queued = receive(factory, config, raw, sender or "")
+    except Exception as err:  # anything before the commit: the MTA must keep the mail
+        click.echo(f"pbm process: not stored, try again later: {err}", err=True)
+        sys.exit(EX_TEMPFAIL)
+    if queued:
+        # Deliver this mail's replies now; whatever fails stays queued for `pbm serve` or
+        # `pbm outbox flush` to retry.
+        from pbm.mail.delivery import deliver_pending
+
+        try:
+            deliver_pending(factory, config, only=queued)
+        except Exception as err:
+            click.echo(f"pbm process: stored; replies queued for later: {err}", err=True)
+
+
+@main.command()
+@click.option("--from", "sender", required=True, help="Act as a mail from this address.")
+@click.argument("command_line", nargs=-1, required=True)
+@pass_app
+def run(app: App, sender: str, command_line: tuple[str, ...]) -> None:
+    """Handle one command as if mailed from ADDRESS; print the replies instead of mailing."""
+    from pbm.commands.context import Context
+    from pbm.commands.dispatch import run_line
+
+    factory = app.store()
+    with factory() as session, session.begin():
+        ctx = Context(session, sender.lower())
+        run_line(ctx, " ".join(command_line))
+    for reply in ctx.replies:
+        click.echo(f"To: {', '.join(reply.to)}")
+        click.echo(f"Subject: {reply.subject}")
+        click.echo("")
+        click.echo(reply.body.rstrip("\n"))
+        click.echo("")

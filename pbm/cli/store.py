@@ -1,0 +1,192 @@
+"""The operator's view of the store: schema migrations, the inbox and the outbox."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from pbm.cli import App, main, pass_app
+
+
+@main.group()
+def db() -> None:
+    """Database schema: upgrade and current revision."""
+
+
+@db.command()
+@pass_app
+def upgrade(app: App) -> None:
+    """Create or migrate the database to the newest schema."""
+    from pbm.db.migrate import upgrade as run_upgrade
+    from pbm.db.session import current_revision, make_engine
+
+    engine = make_engine(app.config.database_url)
+    before = current_revision(engine)
+    run_upgrade(engine)
+    after = current_revision(engine)
+    if before == after:
+        click.echo(f"database {app.config.database_url} is at revision {after} (newest)")
+    else:
+        click.echo(f"database {app.config.database_url} upgraded from {before or 'empty'} "
+                   f"to {after}")
+
+
+@db.command()
+@pass_app
+def current(app: App) -> None:
+    """Print the database's schema revision."""
+    from pbm.db import SCHEMA_REVISION
+    from pbm.db.session import current_revision, make_engine
+
+    revision = current_revision(make_engine(app.config.database_url))
+    state = "newest" if revision == SCHEMA_REVISION else f"this pbm needs {SCHEMA_REVISION}"
+    click.echo(f"{revision or 'empty'} ({state})")
+
+
+@main.group(invoke_without_command=True)
+@click.pass_context
+def outbox(ctx: click.Context) -> None:
+    """Mail waiting to go out: list (default), retry, flush."""
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(outbox_list)
+
+
+@outbox.command(name="list")
+@click.option("--all", "everything", is_flag=True, help="Sent mail too.")
+@pass_app
+def outbox_list(app: App, everything: bool) -> None:
+    """Pending and failed mail with its last error."""
+    from sqlalchemy import select
+
+    from pbm.db.models import OutboxMail
+
+    factory = app.store()
+    with factory() as session:
+        query = select(OutboxMail).order_by(OutboxMail.id)
+        if not everything:
+            query = query.where(OutboxMail.status != "sent")
+        rows = list(session.scalars(query))
+        for mail in rows:
+            error = f"  [{mail.last_error}]" if mail.last_error else ""
+            click.echo(f"{mail.id:>6} {mail.status:<8} tries {mail.attempts}  "
+                       f"{mail.recipient}  {mail.subject}{error}")
+        if not rows:
+            click.echo("outbox empty")
+
+
+@outbox.command(name="retry")
+@click.argument("ids", nargs=-1, type=int)
+@pass_app
+def outbox_retry(app: App, ids: tuple[int, ...]) -> None:
+    """Put failed mail (all, or the given ids) back in the queue and deliver now."""
+    from sqlalchemy import update
+
+    from pbm.db.models import OutboxMail, utcnow
+    from pbm.mail.delivery import deliver_pending
+
+    factory = app.store()
+    with factory() as session, session.begin():
+        query = update(OutboxMail).where(OutboxMail.status.in_(("failed", "pending")))
+        if ids:
+            query = query.where(OutboxMail.id.in_(ids))
+        count = session.execute(
+            query.values(status="pending", attempts=0, next_attempt_at=utcnow())
+        ).rowcount
+    sent, failed = deliver_pending(factory, app.config)
+    click.echo(f"requeued {count}; sent {sent}, failed {failed}")
+
+
+@outbox.command(name="flush")
+@pass_app
+def outbox_flush(app: App) -> None:
+    """Deliver every due mail now."""
+    from pbm.mail.delivery import deliver_pending
+
+    factory = app.store()
+    total_sent = total_failed = 0
+    while True:
+        sent, failed = deliver_pending(factory, app.config)
+        total_sent, total_failed = total_sent + sent, total_failed + failed
+        if sent == 0 or failed:
+            break
+    click.echo(f"sent {total_sent}, failed {total_failed}")
+    if total_failed:
+        sys.exit(1)
+
+
+@main.group(invoke_without_command=True)
+@click.pass_context
+def inbox(ctx: click.Context) -> None:
+    """Received mail: list failed (default), show, retry."""
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(inbox_list)
+
+
+@inbox.command(name="list")
+@click.option("--all", "everything", is_flag=True, help="Handled mail too.")
+@pass_app
+def inbox_list(app: App, everything: bool) -> None:
+    """Mail whose handling failed and waits for the operator."""
+    from sqlalchemy import select
+
+    from pbm.db.models import InboundMessage
+
+    factory = app.store()
+    with factory() as session:
+        query = select(InboundMessage).order_by(InboundMessage.id)
+        if not everything:
+            query = query.where(InboundMessage.status.in_(("failed", "pending")))
+        rows = list(session.scalars(query))
+        for record in rows:
+            error = (record.error or "").strip().splitlines()
+            last = f"  [{error[-1]}]" if error else ""
+            click.echo(f"{record.id:>6} {record.status:<8} {record.received_at:%Y-%m-%d %H:%M} "
+                       f"{record.envelope_from or '-'}  {record.message_key[:60]}{last}")
+        if not rows:
+            click.echo("no failed mail")
+
+
+@inbox.command(name="show")
+@click.argument("ident", type=int)
+@pass_app
+def inbox_show(app: App, ident: int) -> None:
+    """Print a stored mail and the error it hit."""
+    from pbm.db.models import InboundMessage
+
+    factory = app.store()
+    with factory() as session:
+        record = session.get(InboundMessage, ident)
+        if record is None:
+            click.echo(f"pbm: no inbound mail {ident}", err=True)
+            sys.exit(1)
+        click.echo(f"status: {record.status}")
+        if record.error:
+            click.echo(record.error.rstrip())
+        click.echo("")
+        click.echo(record.raw.decode("utf-8", errors="replace").rstrip())
+
+
+@inbox.command(name="retry")
+@click.argument("ident", type=int)
+@pass_app
+def inbox_retry(app: App, ident: int) -> None:
+    """Handle a failed mail again (after the fault is fixed)."""
+    from pbm.db.models import InboundMessage
+    from pbm.mail.delivery import deliver_pending
+    from pbm.mail.receive import handle
+
+    factory = app.store()
+    with factory() as session, session.begin():
+        record = session.get(InboundMessage, ident)
+        if record is None or record.status != "failed":
+            click.echo(f"pbm: inbound mail {ident} is not a failed mail", err=True)
+            sys.exit(1)
+        record.error = None
+        queued = handle(session, app.config, record)
+        session.flush()
+        ids = [mail.id for mail in queued]
+        status = record.status
+    click.echo(f"mail {ident}: {status}")
+    if ids:
+        deliver_pending(factory, app.config, only=ids)

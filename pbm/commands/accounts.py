@@ -1,0 +1,184 @@
+"""Commands without a game word: accounts, help, list and multiple."""
+
+from __future__ import annotations
+
+from pbm.commands import boards
+from pbm.commands.boardmail import send_board
+from pbm.commands.boards import position
+from pbm.commands.context import CommandError, Context, Reply
+from pbm.commands.grammar import (
+    ACCOUNT_COMMANDS,
+    GAME_COMMANDS,
+    Command,
+    Invocation,
+    account_command,
+)
+from pbm.commands.listings import games_on_offer, send_listing
+from pbm.commands.passwords import hash_password
+from pbm.commands.users import (
+    addresses_of,
+    authenticate,
+    check_addresses,
+    check_userid,
+    find_user,
+)
+from pbm.db.models import Address, User
+from pbm.games import registry
+from pbm.help import NoSuchPage, load_page
+
+
+def _need(inv: Invocation, count: int) -> None:
+    if len(inv.args) < count:
+        raise CommandError(f"Too few words. Write: {' '.join(inv.words)} {inv.command.syntax}")
+
+
+def _check_password_word(password: str) -> None:
+    if len(password) < 4:
+        raise CommandError("A password needs at least 4 characters.")
+
+
+def _addresses(ctx: Context, words: tuple[str, ...]) -> list[str]:
+    addresses = check_addresses(list(words)) if words else []
+    if not addresses:
+        if not ctx.sender:
+            raise CommandError("Give at least one mail address for the account.")
+        addresses = [ctx.sender.lower()]
+    return addresses
+
+
+def do_signup(ctx: Context, inv: Invocation) -> None:
+    _need(inv, 2)
+    userid = check_userid(inv.args[0])
+    password = inv.args[1]
+    _check_password_word(password)
+    if find_user(ctx, userid) is not None:
+        raise CommandError(f"The userid '{userid}' is taken; choose another.")
+    addresses = _addresses(ctx, inv.args[2:])
+    user = User(userid=userid, password_hash=hash_password(password), created_at=ctx.now)
+    user.addresses = [Address(position=i, address=a) for i, a in enumerate(addresses)]
+    ctx.session.add(user)
+    ctx.session.flush()
+    ctx.answer(
+        f"Welcome to pbm, {userid}",
+        f"Welcome, {userid}! Your account is ready.\n\n"
+        f"Board mails for {userid} go to: {', '.join(addresses)}\n"
+        "Keep your password: every move needs it. (It is stored only as a salted hash.)\n\n"
+        "To start a game, mail for example:  trou challenge "
+        f"{userid} otherplayer\n"
+        "Send 'help' for an overview, 'list' for the games on offer.\n",
+    )
+
+
+def do_change_password(ctx: Context, inv: Invocation) -> None:
+    _need(inv, 3)
+    user = authenticate(ctx, inv.args[0], inv.args[1])
+    _check_password_word(inv.args[2])
+    user.password_hash = hash_password(inv.args[2])
+    ctx.answer("Password changed", f"The password of {user.userid} has been changed.\n")
+
+
+def do_change_address(ctx: Context, inv: Invocation) -> None:
+    _need(inv, 2)
+    user = authenticate(ctx, inv.args[0], inv.args[1])
+    addresses = _addresses(ctx, inv.args[2:])
+    user.addresses.clear()
+    ctx.session.flush()
+    user.addresses.extend(Address(position=i, address=a) for i, a in enumerate(addresses))
+    ctx.answer("Address changed",
+               f"Board mails for {user.userid} now go to: {', '.join(addresses)}\n")
+
+
+def do_signoff(ctx: Context, inv: Invocation) -> None:
+    _need(inv, 2)
+    user = authenticate(ctx, inv.args[0], inv.args[1])
+    resigned = []
+    for board in boards.boards_of(ctx, user, None, "active"):
+        pos = position(board)
+        seat = pos.seat_of(user)
+        assert seat is not None
+        boards.resign(ctx, pos, seat)
+        send_board(ctx, pos)
+        resigned.append(str(board.id))
+    farewell = [f"{user.userid} has signed off. The games played stay in the history."]
+    if resigned:
+        farewell.append(f"Resigned from boards: {', '.join(resigned)}.")
+    # Tell the address on file, which may differ from the sender's.
+    to = addresses_of(user)
+    user.active = False
+    ctx.answer("Signed off", "\n".join(farewell) + "\n")
+    if ctx.sender and ctx.sender not in to:
+        ctx.replies.append(Reply(to, "Signed off", "\n".join(farewell) + "\n"))
+
+
+def do_help(ctx: Context, inv: Invocation) -> None:
+    topic = inv.args[0].lower() if inv.args else "general"
+    ctx.answer(*help_topic(topic))
+
+
+def help_topic(topic: str) -> tuple[str, str]:
+    """Subject and text of a help topic: general, commands, a game, or another page."""
+    if topic == "commands":
+        return "Help: commands", commands_page()
+    game = registry.canonical(topic)
+    if game is not None:
+        info = registry.get(game).info
+        return f"{info.title} Help", registry.get(game).help_page()
+    try:
+        return f"Help: {topic}", load_page(topic)
+    except NoSuchPage:
+        topics = ", ".join(["commands", *registry.names()])
+        raise CommandError(f"There is no help on '{topic}'. Topics: {topics}.") from None
+
+
+def commands_page() -> str:
+    """The command reference, generated from the command objects the parser uses."""
+    lines = ["Commands", "", "Account and server commands:"]
+    for command in ACCOUNT_COMMANDS.values():
+        lines.append(f"  {command.name} {command.syntax}".rstrip())
+        lines.append(f"      {command.description}")
+    lines += ["", "Game commands (game = " + ", ".join(registry.names()) + "):"]
+    for command in GAME_COMMANDS.values():
+        lines.append(f"  game {command.name} {command.syntax}".rstrip())
+        lines.append(f"      {command.description}")
+    lines += [
+        "",
+        "Put one command in the Subject of a mail. For several, make the Subject",
+        "'multiple' and write one command per line of the body; the commands end at a",
+        "line 'end', a signature line '-- ' or quoted text. With a single command in the",
+        "Subject, the body is a comment shown to the other players.",
+        "Userids, game names and commands are not case-sensitive; passwords are.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def do_list(ctx: Context, inv: Invocation) -> None:
+    if not inv.args:
+        ctx.answer("List of games", games_on_offer())
+        return
+    for word in inv.args:
+        send_listing(ctx, registry.lookup(word), [], "active")
+
+
+def do_multiple(ctx: Context, inv: Invocation) -> None:
+    raise CommandError(
+        "'multiple' belongs in the Subject: then every line of the body is a command."
+    )
+
+
+account_command(Command("help", "[topic]", "General help; 'help commands' lists every "
+                        "command; 'help <game>' gives the rules of a game.", do_help))
+account_command(Command("signup", "userid password [address ...]",
+                        "Open an account. Board mails go to the addresses given, or to "
+                        "the address you write from.", do_signup, secret_args=(1,)))
+account_command(Command("change password", "userid oldpassword newpassword",
+                        "Change your password.", do_change_password, secret_args=(1, 2)))
+account_command(Command("change address", "userid password [address ...]",
+                        "Change where your board mails go.", do_change_address,
+                        secret_args=(1,)))
+account_command(Command("signoff", "userid password",
+                        "Close your account: your active games are resigned, their history "
+                        "is kept.", do_signoff, secret_args=(1,)))
+account_command(Command("list", "[game ...]", "The games on offer, or the active boards "
+                        "of the named games.", do_list))
+account_command(Command("multiple", "", "As the Subject: run every line of the body as a "
+                        "command.", do_multiple))

@@ -1,0 +1,124 @@
+"""The text of board mails in pbmserv's layout: title, turn line, move list, board, comments."""
+
+from __future__ import annotations
+
+from pbm.commands.boards import Position, move_seen
+from pbm.commands.context import Context, Reply
+from pbm.commands.users import addresses_of
+
+RECENT_ROWS = 10  # rows of the move list in ordinary mails; `show` prints them all
+COLUMN = 20
+
+
+def turn_line(pos: Position) -> str:
+    outcome = pos.outcome()
+    if outcome is not None:
+        if outcome.is_draw:
+            return "Game was a tie."
+        names = " and ".join(pos.userid(seat) for seat in sorted(outcome.winners))
+        return f"Game won by {names}."
+    if pos.board.status == "declined":
+        return "This challenge was declined."
+    seats = sorted(pos.to_move())
+    if pos.upto == 0 and seats == [0]:
+        return f"Please start the game {pos.userid(0)}."
+    names = " and ".join(f"{pos.userid(seat)}'s" for seat in seats)
+    return f"It is {names} turn."
+
+
+def move_list(pos: Position, viewer: int | None, last_rows: int | None = RECENT_ROWS) -> str:
+    """Moves in columns, one column per seat, each entry with its move number."""
+    info = pos.game.info
+    revealed = pos.outcome() is not None
+    header = "".join(
+        f"{info.seats[i]}: {pos.userid(i)}".ljust(COLUMN) for i in range(info.players)
+    )
+    rows: list[list[str]] = []
+    last_seat = info.players
+    for move in pos.board.moves[: pos.upto]:
+        if move.seat <= last_seat:
+            rows.append([""] * info.players)
+        last_seat = move.seat
+        text = f"{move.number:>3}. {move_seen(move, viewer, revealed)}"
+        rows[-1][move.seat] = text
+    lines = [header.rstrip()]
+    shown = rows if last_rows is None else rows[-last_rows:]
+    if len(shown) < len(rows):
+        lines.append(f"  ({len(rows) - len(shown)} earlier rows not shown; "
+                     f"'{pos.board.game} show {pos.board.id}' lists them all)")
+    for row in shown:
+        lines.append(
+            "".join(cell.ljust(COLUMN) if i < len(row) - 1 else cell for i, cell in enumerate(row))
+            .rstrip()
+        )
+    if not rows:
+        lines.append("  (no moves yet)")
+    return "\n".join(lines)
+
+
+def board_text(
+    pos: Position,
+    viewer: int | None,
+    *,
+    new: bool = False,
+    comment: tuple[str, str] | None = None,
+    full_list: bool = False,
+) -> str:
+    """A whole board mail body as `viewer` may see it."""
+    board = pos.board
+    if new:
+        title = f"A new {pos.title} board ({board.id}) has been started"
+    else:
+        title = f"Summary of {pos.title} Board {board.id}"
+        if pos.upto < board.move_count:
+            title += f" after move {pos.upto}"
+    parts = [title, ""]
+    outcome = pos.outcome()
+    parts.append(turn_line(pos))
+    if outcome is not None and outcome.reason:
+        parts.append(outcome.reason)
+    if viewer is not None and viewer in pos.to_move():
+        hint = pos.game.prompt(pos.state, viewer)
+        if hint:
+            parts.append(hint)
+        if board.seats[viewer].resign_queued:
+            parts.append("Your resignation is queued and takes effect when your turn comes.")
+    parts += ["", move_list(pos, viewer, None if full_list else RECENT_ROWS), ""]
+    parts.append(pos.game.render(pos.state, viewer).rstrip("\n"))
+    if comment is not None:
+        author, text = comment
+        parts += ["", f"{author} writes:", text.rstrip()]
+    return "\n".join(parts).rstrip() + "\n"
+
+
+def board_subject(pos: Position, *, new: bool = False, commented: bool = False) -> str:
+    board = pos.board
+    if pos.outcome() is not None:
+        subject = f"{pos.title} Board {board.id}"
+    else:
+        movers = " ".join(pos.userid(seat) for seat in sorted(pos.to_move()))
+        prefix = f"New {pos.title}" if new else pos.title
+        subject = f"{prefix} Board {board.id} {movers}".rstrip()
+    return subject + (" **" if commented else "")
+
+
+def send_board(
+    ctx: Context,
+    pos: Position,
+    *,
+    new: bool = False,
+    comment: tuple[str, str] | None = None,
+    spectators: tuple[str, ...] = (),
+) -> None:
+    """Mail every player their own view of the board; spectators get the public view."""
+    subject = board_subject(pos, new=new, commented=comment is not None)
+    player_addresses: set[str] = set()
+    for seat in pos.board.seats:
+        to = addresses_of(seat.user)
+        player_addresses.update(to)
+        body = board_text(pos, seat.position, new=new, comment=comment)
+        ctx.replies.append(Reply(to, subject, body, "board"))
+    others = tuple(a for a in spectators if a and a not in player_addresses)
+    if others:
+        body = board_text(pos, None, new=new, comment=comment)
+        ctx.replies.append(Reply(others, subject, body, "board"))

@@ -1,0 +1,211 @@
+"""Boards in the store: start them, load their state, apply moves and resignations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+
+from pbm.commands.context import CommandError, Context
+from pbm.db.models import Board, Move, Seat, User
+from pbm.games import registry
+from pbm.games.base import Game, Outcome, UserError
+
+FIRST_BOARD = 101
+
+
+@dataclass
+class Position:
+    """A board's game, its state, and the outcome if the game is over."""
+
+    board: Board
+    game: Game
+    state: Any
+    upto: int  # how many moves of the log the state includes
+
+    @property
+    def title(self) -> str:
+        return self.game.info.title
+
+    def userid(self, seat: int) -> str:
+        return self.board.seats[seat].user.userid
+
+    def seat_of(self, user: User) -> int | None:
+        for seat in self.board.seats:
+            if seat.user_id == user.id:
+                return seat.position
+        return None
+
+    def outcome(self) -> Outcome | None:
+        """The outcome: the board's recorded one (resignations) or the rules' verdict."""
+        if self.upto == self.board.move_count and self.board.winners is not None:
+            return Outcome(frozenset(self.board.winners), self.board.result_reason or "")
+        return self.game.result(self.state)
+
+    def to_move(self) -> frozenset[int]:
+        if self.outcome() is not None or self.board.status != "active":
+            return frozenset()
+        return self.game.to_move(self.state)
+
+
+def start_board(ctx: Context, game: Game, users: list[User], options: dict[str, Any],
+                challenger: str) -> Position:
+    number = (ctx.session.scalar(select(func.max(Board.id))) or FIRST_BOARD - 1) + 1
+    seed = number  # reproducible: any randomness a game has follows from its number
+    state = game.start(options, seed)
+    board = Board(
+        id=number,
+        game=game.info.name,
+        rules_version=game.info.rules_version,
+        options=options,
+        seed=seed,
+        status="active",
+        state=game.encode(state),
+        move_count=0,
+        challenger=challenger,
+        created_at=ctx.now,
+        updated_at=ctx.now,
+    )
+    board.seats = [Seat(position=i, user=user) for i, user in enumerate(users)]
+    ctx.session.add(board)
+    ctx.session.flush()
+    return Position(board, game, state, 0)
+
+
+def load_board(ctx: Context, number_text: str, game_name: str | None = None) -> Board:
+    """The board with this number; a clear error if there is none (or of another game)."""
+    text = number_text.lstrip("#")
+    if not text.isdigit():
+        raise CommandError(f"'{number_text}' is not a board number (boards are numbered 101, "
+                           "102, ...).")
+    board = ctx.session.get(Board, int(text))
+    if board is None or board.status == "declined":
+        what = registry.get(game_name).info.title + " board" if game_name else "board"
+        raise CommandError(f"There is no {what} {text}.")
+    if game_name and board.game != game_name:
+        actual = registry.get(board.game).info.title
+        raise CommandError(
+            f"Board {board.id} is a {actual} board, not "
+            f"{registry.get(game_name).info.title}: send '{board.game} ...' for it."
+        )
+    return board
+
+
+def position(board: Board, upto: int | None = None) -> Position:
+    """The board's state after `upto` moves (default all): snapshot, or replay of the log."""
+    game = registry.get(board.game)
+    if (upto is None or upto == board.move_count) and board.rules_version == game.info.rules_version:
+        return Position(board, game, game.decode(board.state), board.move_count)
+    upto = board.move_count if upto is None else upto
+    state = game.start(board.options, board.seed)
+    for move in board.moves[:upto]:
+        state = game.play(state, move.seat, game.parse(state, move.seat, move.notation))
+    return Position(board, game, state, upto)
+
+
+def play_move(ctx: Context, pos: Position, seat: int, text: str, comment: str | None) -> Move:
+    """Apply a move for `seat` (already authenticated and on turn) and record it."""
+    game, state = pos.game, pos.state
+    move = game.parse(state, seat, text)
+    notation = game.notation(move)
+    shown = {}
+    for viewer in [None, *range(game.info.players)]:
+        if viewer == seat:
+            continue
+        seen = game.move_text(state, seat, move, viewer)
+        if seen != notation:
+            shown[_viewer_key(viewer)] = seen
+    pos.state = game.play(state, seat, move)
+    record = Move(
+        number=pos.board.move_count + 1,
+        seat=seat,
+        notation=notation,
+        shown=shown,
+        comment=comment,
+        created_at=ctx.now,
+    )
+    pos.board.moves.append(record)
+    pos.board.move_count += 1
+    pos.upto = pos.board.move_count
+    _save(ctx, pos)
+    return record
+
+
+def resign(ctx: Context, pos: Position, seat: int) -> None:
+    """End the game with every other seat winning."""
+    others = frozenset(range(pos.game.info.players)) - {seat}
+    finish(ctx, pos, Outcome(others, f"{pos.userid(seat)} resigned."))
+
+
+def finish(ctx: Context, pos: Position, outcome: Outcome) -> None:
+    board = pos.board
+    board.winners = sorted(outcome.winners)
+    board.result_reason = outcome.reason
+    board.status = "finished"
+    board.finished_at = ctx.now
+    for seat in board.seats:
+        seat.resign_queued = False
+    board.updated_at = ctx.now
+
+
+def _save(ctx: Context, pos: Position) -> None:
+    board = pos.board
+    board.state = pos.game.encode(pos.state)
+    board.updated_at = ctx.now
+    outcome = pos.game.result(pos.state)
+    if outcome is not None:
+        finish(ctx, pos, outcome)
+
+
+def has_moved(board: Board, seat: int) -> bool:
+    return any(move.seat == seat for move in board.moves)
+
+
+def _viewer_key(viewer: int | None) -> str:
+    return "none" if viewer is None else str(viewer)
+
+
+def move_seen(move: Move, viewer: int | None, revealed: bool) -> str:
+    """The move's text for this viewer: its notation unless hidden from them while running."""
+    if revealed or viewer == move.seat:
+        return move.notation
+    return move.shown.get(_viewer_key(viewer), move.notation)
+
+
+def boards_of(ctx: Context, user: User, game_name: str | None, which: str) -> list[Board]:
+    """A user's boards: active, inactive (finished), next (their turn) or all."""
+    query = select(Board).join(Seat).where(Seat.user_id == user.id, Board.status != "declined")
+    if game_name:
+        query = query.where(Board.game == game_name)
+    if which in ("active", "next"):
+        query = query.where(Board.status == "active")
+    elif which == "inactive":
+        query = query.where(Board.status == "finished")
+    boards = list(ctx.session.scalars(query.order_by(Board.id)).unique())
+    if which == "next":
+        boards = [b for b in boards if _is_turn_of(b, user)]
+    return boards
+
+
+def _is_turn_of(board: Board, user: User) -> bool:
+    pos = position(board)
+    seat = pos.seat_of(user)
+    return seat is not None and seat in pos.to_move()
+
+
+def check_move_number(pos: Position, guard: int | None, text: str) -> None:
+    """The `#n` staleness guard: refuse unless this would be move n."""
+    if guard is None:
+        return
+    expected = pos.board.move_count + 1
+    if guard != expected:
+        raise CommandError(
+            f"Move {text}#{guard} refused: it would be move #{expected} of board "
+            f"{pos.board.id}, not #{guard}. The board has changed since you looked; "
+            "nothing was played. Check the board and send the move again."
+        )
+
+
+def player_error(err: UserError) -> CommandError:
+    return err if isinstance(err, CommandError) else CommandError(str(err))

@@ -1,0 +1,51 @@
+"""What a command runs with (the session, who sent it) and what it produces (replies)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from pbm.db.models import utcnow
+from pbm.games.base import UserError
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A message for some addresses. `kind` "answer" goes to the sender (help, errors,
+    listings); "board" is a board update for a player or spectator."""
+
+    to: tuple[str, ...]
+    subject: str
+    body: str
+    kind: str = "answer"
+
+
+@dataclass
+class Context:
+    """One inbound message's worth of command handling."""
+
+    session: Session
+    sender: str  # the address replies go to ("" from the admin CLI)
+    comment: str | None = None  # the mail body when it is a comment on a move/challenge
+    admin: bool = False  # the operator's CLI: no passwords asked
+    now: datetime = field(default_factory=utcnow)
+    replies: list[Reply] = field(default_factory=list)
+    failures: int = 0  # commands that were refused
+
+    def answer(self, subject: str, body: str) -> None:
+        """A reply to whoever sent the command."""
+        if self.sender:
+            self.replies.append(Reply((self.sender,), subject, body, "answer"))
+        else:
+            self.replies.append(Reply((), subject, body, "answer"))
+
+
+class CommandError(UserError):
+    """A command could not be carried out; `subject` and `board_text` shape the error mail."""
+
+    def __init__(self, message: str, subject: str | None = None, board_text: str = ""):
+        super().__init__(message)
+        self.subject = subject
+        self.board_text = board_text

@@ -1,0 +1,56 @@
+"""Run command lines: parse, call the handler inside a savepoint, turn errors into replies."""
+
+from __future__ import annotations
+
+# Importing the command modules registers their commands with the grammar.
+from pbm.commands import accounts, game_commands  # noqa: F401
+from pbm.commands.context import CommandError, Context
+from pbm.commands.grammar import Invocation, parse
+from pbm.games import registry
+from pbm.games.base import UserError
+
+
+def run_lines(ctx: Context, lines: list[str]) -> None:
+    """Run each command line in turn; a failing command changes nothing and is answered."""
+    for line in lines:
+        run_line(ctx, line)
+
+
+def run_line(ctx: Context, line: str) -> None:
+    try:
+        invocation = parse(line)
+    except CommandError as err:
+        # The line is not a command we know, so we cannot tell which word is a password:
+        # quote only its first word.
+        first = line.split()[0] if line.split() else ""
+        ctx.failures += 1
+        ctx.answer(err.subject or "pbm error",
+                   f"{err}\n\nYour command began with: {first}\n")
+        return
+    replies_before = len(ctx.replies)
+    try:
+        with ctx.session.begin_nested():
+            invocation.command.handler(ctx, invocation)
+    except UserError as err:
+        del ctx.replies[replies_before:]
+        ctx.failures += 1
+        ctx.answer(_error_subject(invocation), _error_body(err, invocation))
+
+
+def _error_subject(invocation: Invocation) -> str:
+    if invocation.game is None:
+        return "pbm error"
+    title = registry.get(invocation.game).info.title
+    if invocation.args and invocation.args[0].split("#")[0].isdigit() \
+            and invocation.command.name in ("move", "resign"):
+        return f"{title} Board {invocation.args[0].split('#')[0]} Error"
+    return f"{title} error"
+
+
+def _error_body(err: UserError, invocation: Invocation) -> str:
+    parts = [str(err)]
+    board_text = getattr(err, "board_text", "")
+    if board_text:
+        parts += ["", board_text.rstrip()]
+    parts += ["", "Your command was:", f"  {invocation.masked()}"]
+    return "\n".join(parts) + "\n"

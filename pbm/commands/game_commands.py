@@ -1,0 +1,269 @@
+"""Commands that start with a game name: help, challenge, move, show, showas, games, resign."""
+
+from __future__ import annotations
+
+import re
+
+from pbm.commands import boards
+from pbm.commands.boardmail import board_text, send_board
+from pbm.commands.boards import Position, position
+from pbm.commands.context import CommandError, Context, Reply
+from pbm.commands.grammar import Command, Invocation, game_command
+from pbm.commands.listings import send_listing
+from pbm.commands.users import addresses_of, authenticate, require_user, users_at
+from pbm.db.models import Board, User
+from pbm.games import registry
+from pbm.games.base import Game, UserError
+
+GUARD = re.compile(r"#\s*(\d+)\s*$")
+SELECTORS = ("active", "inactive", "next", "all")
+
+
+def _game(inv: Invocation) -> Game:
+    assert inv.game is not None
+    return registry.get(inv.game)
+
+
+def _need(inv: Invocation, count: int) -> None:
+    if len(inv.args) < count:
+        raise CommandError(f"Too few words. Write: {' '.join(inv.words)} {inv.command.syntax}")
+
+
+# ----- help ---------------------------------------------------------------------------
+def do_help(ctx: Context, inv: Invocation) -> None:
+    game = _game(inv)
+    ctx.answer(f"{game.info.title} Help", game.help_page())
+
+
+# ----- challenge ----------------------------------------------------------------------
+def do_challenge(ctx: Context, inv: Invocation) -> None:
+    game = _game(inv)
+    info = game.info
+    option_words = [a for a in inv.args if a.startswith("-")]
+    userids = [a for a in inv.args if not a.startswith("-")]
+    if len(userids) != info.players:
+        seats = " ".join(f"userid{i + 1}" for i in range(info.players))
+        raise CommandError(
+            f"{info.title} is played by {info.players} players. "
+            f"Write: {inv.game} challenge {seats} (the first takes the {info.seats[0]} "
+            "seat and moves first)."
+        )
+    users = [require_user(ctx, userid) for userid in userids]
+    if len({u.id for u in users}) != len(users):
+        raise CommandError("A player cannot challenge themself: name two different userids.")
+    options = game.parse_options(option_words)
+    challenger = ctx.sender or "operator"
+    challengers = users_at(ctx, ctx.sender) if ctx.sender else []
+    if challengers:
+        challenger = challengers[0].userid
+    pos = boards.start_board(ctx, game, users, options, challenger)
+    comment = (challenger, ctx.comment) if ctx.comment else None
+    send_board(ctx, pos, new=True, comment=comment, spectators=(ctx.sender,))
+
+
+# ----- move ---------------------------------------------------------------------------
+def do_move(ctx: Context, inv: Invocation) -> None:
+    _need(inv, 4)
+    number, userid, password = inv.args[:3]
+    text = " ".join(inv.args[3:])
+    guard = None
+    found = GUARD.search(text)
+    if found:
+        guard = int(found.group(1))
+        text = text[: found.start()].strip()
+    if not text:
+        raise CommandError(f"No move given. Write: {' '.join(inv.words)} {inv.command.syntax}")
+    board = boards.load_board(ctx, number, inv.game)
+    pos = position(board)
+    user = authenticate_on(ctx, pos, userid, password)
+    seat = _seat(pos, user)
+    _check_turn(pos, seat)
+    boards.check_move_number(pos, guard, text)
+    try:
+        boards.play_move(ctx, pos, seat, text, ctx.comment)
+    except UserError as err:
+        raise CommandError(str(err), board_text=board_text(pos, seat)) from None
+    _apply_queued_resignations(ctx, pos)
+    comment = (user.userid, ctx.comment) if ctx.comment else None
+    send_board(ctx, pos, comment=comment)
+
+
+def authenticate_on(ctx: Context, pos: Position, userid: str, password: str) -> User:
+    try:
+        return authenticate(ctx, userid, password)
+    except CommandError as err:
+        raise CommandError(str(err), board_text=board_text(pos, None)) from None
+
+
+def _seat(pos: Position, user: User) -> int:
+    seat = pos.seat_of(user)
+    if seat is None:
+        players = " and ".join(pos.userid(s.position) for s in pos.board.seats)
+        raise CommandError(
+            f"{user.userid} does not play on board {pos.board.id} ({players} do).",
+            board_text=board_text(pos, None),
+        )
+    return seat
+
+
+def _check_turn(pos: Position, seat: int) -> None:
+    if pos.board.status != "active" or pos.outcome() is not None:
+        raise CommandError(
+            f"Board {pos.board.id} is over; no more moves can be made.",
+            board_text=board_text(pos, seat),
+        )
+    if seat not in pos.to_move():
+        movers = " and ".join(pos.userid(s) for s in sorted(pos.to_move()))
+        raise CommandError(
+            f"It is not your turn on board {pos.board.id}; it is {movers}'s turn.",
+            board_text=board_text(pos, seat),
+        )
+
+
+def _apply_queued_resignations(ctx: Context, pos: Position) -> None:
+    for seat in sorted(pos.to_move()):
+        if pos.board.seats[seat].resign_queued:
+            boards.resign(ctx, pos, seat)
+            return
+
+
+# ----- resign -------------------------------------------------------------------------
+def do_resign(ctx: Context, inv: Invocation) -> None:
+    _need(inv, 3)
+    number, userid, password = inv.args[:3]
+    board = boards.load_board(ctx, number, inv.game)
+    pos = position(board)
+    user = authenticate_on(ctx, pos, userid, password)
+    seat = _seat(pos, user)
+    if board.status != "active" or pos.outcome() is not None:
+        raise CommandError(f"Board {board.id} is already over.", board_text=board_text(pos, seat))
+    if not boards.has_moved(board, seat):
+        board.status = "declined"
+        board.finished_at = ctx.now
+        for other in board.seats:
+            ctx.replies.append(
+                _reply_to(other.user, f"{pos.title} Board {board.id}",
+                          f"{user.userid} declined {pos.title} board {board.id} before making "
+                          "a move, so the board has been removed.\n")
+            )
+        return
+    if seat in pos.to_move():
+        boards.resign(ctx, pos, seat)
+        send_board(ctx, pos)
+        return
+    queued = not board.seats[seat].resign_queued
+    board.seats[seat].resign_queued = queued
+    if queued:
+        message = (f"Your resignation from board {board.id} is queued: it takes effect when "
+                   "your turn comes. Send the resign command again to take it back.")
+    else:
+        message = f"Your queued resignation from board {board.id} has been taken back."
+    ctx.answer(f"{pos.title} Board {board.id}", message + "\n")
+
+
+def _reply_to(user: User, subject: str, body: str) -> Reply:
+    return Reply(addresses_of(user), subject, body, "board")
+
+
+# ----- show / showas --------------------------------------------------------------------
+def _parse_board_ref(ref: str) -> tuple[str, int | None]:
+    number, _, upto = ref.partition("#")
+    if upto and not upto.isdigit():
+        raise CommandError(f"'{ref}' is not a board reference: write 101 or 101#12.")
+    return number, int(upto) if upto else None
+
+
+def _send_view(ctx: Context, board: Board, upto: int | None, viewer: int | None) -> None:
+    if upto is not None and not 0 <= upto <= board.move_count:
+        raise CommandError(f"Board {board.id} has {board.move_count} moves; there is no move "
+                           f"#{upto} to show.")
+    pos = position(board, upto)
+    ctx.answer(f"{pos.title} Board {board.id}", board_text(pos, viewer, full_list=True))
+
+
+def _select_boards(ctx: Context, inv: Invocation, user: User, words: list[str]) -> list[Board]:
+    which = "active"
+    refs = []
+    for word in words:
+        if word.lower() in SELECTORS:
+            which = word.lower()
+        else:
+            refs.append(word)
+    if refs:
+        return [boards.load_board(ctx, _parse_board_ref(r)[0], inv.game) for r in refs]
+    return boards.boards_of(ctx, user, inv.game, which)
+
+
+def do_show(ctx: Context, inv: Invocation) -> None:
+    _need(inv, 1)
+    first = inv.args[0]
+    if first.split("#")[0].isdigit():
+        for ref in inv.args:
+            number, upto = _parse_board_ref(ref)
+            _send_view(ctx, boards.load_board(ctx, number, inv.game), upto, None)
+        return
+    user = require_user(ctx, first)
+    selected = _select_boards(ctx, inv, user, list(inv.args[1:]))
+    if not selected:
+        ctx.answer(f"{_game(inv).info.title} show", f"{user.userid} has no such boards.\n")
+    for board in selected:
+        _send_view(ctx, board, None, None)
+
+
+def do_showas(ctx: Context, inv: Invocation) -> None:
+    _need(inv, 2)
+    user = authenticate(ctx, inv.args[0], inv.args[1])
+    words = list(inv.args[2:])
+    title = _game(inv).info.title
+    selected = []
+    for word in words:
+        if word.lower() not in SELECTORS:
+            number, upto = _parse_board_ref(word)
+            selected.append((boards.load_board(ctx, number, inv.game), upto))
+    if not selected:
+        selected = [(b, None) for b in _select_boards(ctx, inv, user, words)]
+    if not selected:
+        ctx.answer(f"{title} showas", f"{user.userid} has no such {title} boards.\n")
+    for board, upto in selected:
+        pos = position(board, upto)
+        seat = pos.seat_of(user)
+        _send_view(ctx, board, upto, seat)
+
+
+# ----- games --------------------------------------------------------------------------
+def do_games(ctx: Context, inv: Invocation) -> None:
+    game = _game(inv)
+    which = "active"
+    userids = []
+    for word in inv.args:
+        if word.lower() in SELECTORS:
+            which = word.lower()
+        else:
+            userids.append(word)
+    send_listing(ctx, game, [require_user(ctx, u) for u in userids], which)
+
+
+HELP = game_command(Command("help", "", "The rules of the game and how to write its moves.",
+                            do_help))
+CHALLENGE = game_command(Command(
+    "challenge", "[-option=value ...] userid1 userid2",
+    "Start a new board between the players (no password needed; userid1 moves first).",
+    do_challenge, aliases=("chal",), takes_comment=True))
+MOVE = game_command(Command(
+    "move", "board userid password move[#n]",
+    "Make a move. A trailing #n is refused unless this would be move n of the board.",
+    do_move, aliases=("mvoe", "mv"), secret_args=(2,), takes_comment=True))
+SHOW = game_command(Command(
+    "show", "board[#n] ... | userid [active|inactive|next|all]",
+    "Mail the public view of boards (#n: as it was after move n).", do_show))
+SHOWAS = game_command(Command(
+    "showas", "userid password [board ...|active|inactive|next|all]",
+    "Mail boards as you see them, with what only you may see.", do_showas, secret_args=(1,)))
+GAMES = game_command(Command(
+    "games", "[userid ...] [active|inactive|next|all]",
+    "List boards of this game, of everyone or of the named players.", do_games))
+RESIGN = game_command(Command(
+    "resign", "board userid password",
+    "Resign. Out of turn it is queued for your next turn (send again to take it back); "
+    "before your first move it declines the challenge and removes the board.",
+    do_resign, secret_args=(2,)))

@@ -1,0 +1,132 @@
+"""Email commands as small objects: the parser, the dispatcher and the help come from them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from pbm.commands.context import CommandError, Context
+from pbm.games import registry
+
+Handler = Callable[[Context, "Invocation"], None]
+
+
+@dataclass(frozen=True)
+class Command:
+    """One email command: how it is written, what it does, and which words are secret."""
+
+    name: str  # "move", or "change password" for two-word account commands
+    syntax: str  # arguments after the command words, as shown in help
+    description: str
+    handler: Handler
+    aliases: tuple[str, ...] = ()
+    secret_args: tuple[int, ...] = ()  # argument positions holding passwords
+    takes_comment: bool = False  # the mail body is a comment shown to the other players
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """A parsed command line: which command, for which game, with which arguments."""
+
+    command: Command
+    game: str | None  # canonical game name for game commands
+    words: tuple[str, ...]  # the command words as typed ("trou", "move")
+    args: tuple[str, ...]
+
+    def masked(self) -> str:
+        """The line as typed with every password replaced, fit to quote back in a reply."""
+        args = [
+            "********" if i in self.command.secret_args else arg for i, arg in enumerate(self.args)
+        ]
+        return " ".join([*self.words, *args])
+
+
+GAME_COMMANDS: dict[str, Command] = {}
+ACCOUNT_COMMANDS: dict[str, Command] = {}
+
+
+def game_command(command: Command) -> Command:
+    GAME_COMMANDS[command.name] = command
+    return command
+
+
+def account_command(command: Command) -> Command:
+    ACCOUNT_COMMANDS[command.name] = command
+    return command
+
+
+def _find_verb(table: dict[str, Command], verb: str) -> Command | None:
+    verb = verb.lower()
+    for command in table.values():
+        if verb == command.name or verb in command.aliases:
+            return command
+    # pbmserv lets `chall...` abbreviate challenge; allow any unambiguous prefix of 5+ letters.
+    if len(verb) >= 5:
+        matches = [c for c in table.values() if c.name.startswith(verb)]
+        if len(matches) == 1:
+            return matches[0]
+    return None
+
+
+def is_command(line: str) -> bool:
+    """Whether a line starts like a command (used to tell a command Subject from chatter)."""
+    words = line.split()
+    if not words:
+        return False
+    first = words[0].lower()
+    if registry.canonical(first) is not None:
+        return True
+    if first in ("multiple", "change"):
+        return True
+    return _find_verb(ACCOUNT_COMMANDS, first) is not None
+
+
+def parse(line: str) -> Invocation:
+    """Read one command line; CommandError says how to write it when it is not a command."""
+    words = line.split()
+    if not words:
+        raise CommandError("An empty line is not a command.")
+    first = words[0].lower()
+    game = registry.canonical(first)
+    if game is not None:
+        title = registry.get(game).info.title
+        if len(words) < 2:
+            verbs = ", ".join(GAME_COMMANDS)
+            raise CommandError(
+                f"'{words[0]}' needs a command after it, one of: {verbs}. "
+                f"For example: {game} help",
+                subject=f"{title} error",
+            )
+        command = _find_verb(GAME_COMMANDS, words[1])
+        if command is None:
+            verbs = ", ".join(GAME_COMMANDS)
+            raise CommandError(
+                f"'{words[1]}' is not a {title} command. The {title} commands are: {verbs}. "
+                f"Send '{game} help' for the rules and 'help commands' for the syntax.",
+                subject=f"{title} error",
+            )
+        return Invocation(command, game, (first, command.name), tuple(words[2:]))
+    if first == "change":
+        sub = words[1].lower() if len(words) > 1 else ""
+        command = ACCOUNT_COMMANDS.get(f"change {sub}")
+        if command is None:
+            raise CommandError(
+                "Write 'change password userid oldpassword newpassword' or "
+                "'change address userid password [address ...]'."
+            )
+        return Invocation(command, None, ("change", sub), tuple(words[2:]))
+    command = _find_verb(ACCOUNT_COMMANDS, first)
+    if command is None:
+        games = ", ".join(registry.names())
+        raise CommandError(
+            f"'{words[0]}' is not a command. Commands start with a game name ({games}) "
+            "or are one of: "
+            + ", ".join(ACCOUNT_COMMANDS)
+            + ". Send 'help commands' for the full list."
+        )
+    return Invocation(command, None, (command.name,), tuple(words[1:]))
+
+
+def usage(invocation: Invocation) -> str:
+    """How to write the command that was attempted."""
+    return " ".join([*invocation.words, invocation.command.syntax]).strip()

@@ -1,0 +1,85 @@
+"""Finding and authenticating players."""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy import select
+
+from pbm.commands.context import CommandError, Context
+from pbm.commands.passwords import check_password
+from pbm.db.models import Address, User
+
+USERID = re.compile(r"^[a-z][a-z0-9_.-]{0,15}$")
+ADDRESS = re.compile(r"^[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.?[^@\s<>()\[\],;:\"]*$")
+
+
+def find_user(ctx: Context, userid: str) -> User | None:
+    return ctx.session.scalar(select(User).where(User.userid == userid.lower()))
+
+
+def require_user(ctx: Context, userid: str) -> User:
+    user = find_user(ctx, userid)
+    if user is None or not user.active:
+        raise CommandError(
+            f"There is no user '{userid}'. Players sign up with 'signup userid password'."
+        )
+    return user
+
+
+def authenticate(ctx: Context, userid: str, password: str) -> User:
+    """The user, if the password is right (always, from the operator's CLI)."""
+    user = require_user(ctx, userid)
+    if ctx.admin:
+        return user
+    if not check_password(user.userid, password, user.password_hash):
+        raise CommandError(
+            f"Wrong password for '{user.userid}'. Passwords are case-sensitive; "
+            "if you have forgotten yours, ask the operator to set a new one."
+        )
+    return user
+
+
+def users_at(ctx: Context, address: str) -> list[User]:
+    """Active users who receive mail at this address."""
+    rows = ctx.session.scalars(
+        select(User)
+        .join(Address)
+        .where(Address.address == address.lower(), User.active.is_(True))
+    )
+    return list(rows)
+
+
+def addresses_of(user: User) -> tuple[str, ...]:
+    return tuple(a.address for a in user.addresses)
+
+
+def check_userid(userid: str) -> str:
+    from pbm.games import registry
+
+    lowered = userid.lower()
+    if not USERID.match(lowered):
+        raise CommandError(
+            f"'{userid}' cannot be a userid: use 1 to 16 letters, digits, '.', '_' or '-', "
+            "starting with a letter."
+        )
+    if registry.canonical(lowered) is not None or lowered in RESERVED:
+        raise CommandError(f"'{userid}' is a command word and cannot be a userid.")
+    return lowered
+
+
+def check_addresses(addresses: list[str]) -> list[str]:
+    cleaned = []
+    for address in addresses:
+        address = address.strip("<>,;").lower()
+        if not ADDRESS.match(address):
+            raise CommandError(f"'{address}' is not a mail address like alice@example.org.")
+        if address not in cleaned:
+            cleaned.append(address)
+    return cleaned
+
+
+RESERVED = {
+    "all", "active", "inactive", "next", "help", "list", "multiple", "change", "signup",
+    "signoff", "end", "stop", "guest", "admin", "postmaster", "root",
+}

@@ -1,0 +1,212 @@
+"""Settings: TOML file -> frozen dataclasses; precedence flag > env > file > defaults."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any, Mapping
+from urllib.parse import urlsplit
+
+ENV_FILE = "PBM_CONFIG"
+DEFAULT_FILE = "pbm.toml"
+
+
+class ConfigError(Exception):
+    """A setting is missing, unreadable or out of range; the message names file and key."""
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    address: str = "pbm@localhost"  # From: of every reply, and where players write
+    hostname: str = "localhost"  # used in Message-IDs and the SMTP greeting
+    name: str = "pbm"  # display name in From:
+
+
+@dataclass(frozen=True)
+class SmtpdSettings:
+    host: str = "127.0.0.1"
+    port: int = 2525
+    protocol: str = "smtp"  # "smtp" or "lmtp"
+    max_message_bytes: int = 1_048_576
+
+
+@dataclass(frozen=True)
+class DatabaseSettings:
+    url: str = "sqlite:///pbm.sqlite"
+
+
+@dataclass(frozen=True)
+class DeliverySettings:
+    relay: str = ""  # "" = write to the Maildir; else smtp://[user:pass@]host:port[?starttls]
+    maildir: str = "maildir"
+    max_attempts: int = 8  # delivery attempts before a mail is marked failed
+    retry_seconds: int = 60  # first retry delay; doubles each attempt
+
+
+@dataclass(frozen=True)
+class Config:
+    server: ServerSettings = ServerSettings()
+    smtpd: SmtpdSettings = SmtpdSettings()
+    database: DatabaseSettings = DatabaseSettings()
+    delivery: DeliverySettings = DeliverySettings()
+    base_dir: Path = Path(".")  # relative paths in the settings are taken from here
+    source: str = "defaults"  # where the settings came from, for messages
+
+    @property
+    def database_url(self) -> str:
+        """The database URL with a relative SQLite path anchored at base_dir."""
+        url = self.database.url
+        prefix = "sqlite:///"
+        if url.startswith(prefix) and not url.startswith(prefix + "/"):
+            path = url[len(prefix) :]
+            if path and path != ":memory:":
+                return prefix + str((self.base_dir / path).resolve())
+        return url
+
+    @property
+    def maildir_path(self) -> Path:
+        return (self.base_dir / self.delivery.maildir).resolve()
+
+
+SECTIONS: dict[str, type] = {
+    "server": ServerSettings,
+    "smtpd": SmtpdSettings,
+    "database": DatabaseSettings,
+    "delivery": DeliverySettings,
+}
+
+
+def load(
+    path: str | os.PathLike | None = None,
+    env: Mapping[str, str] | None = None,
+    overrides: Mapping[str, Mapping[str, Any]] | None = None,
+) -> Config:
+    """Read settings: `path`, else $PBM_CONFIG, else ./pbm.toml if present, else defaults.
+
+    Environment variables PBM_<SECTION>_<KEY> override the file; `overrides` (from command
+    line flags) override both.
+    """
+    env = os.environ if env is None else env
+    chosen = path or env.get(ENV_FILE)
+    data: dict[str, Any] = {}
+    base_dir = Path.cwd()
+    source = "defaults"
+    if chosen:
+        file = Path(chosen)
+        if not file.is_file():
+            raise ConfigError(f"{file}: no such config file")
+        data, base_dir, source = _read(file), file.resolve().parent, str(file)
+    elif Path(DEFAULT_FILE).is_file():
+        file = Path(DEFAULT_FILE)
+        data, base_dir, source = _read(file), file.resolve().parent, str(file)
+
+    sections = {}
+    for section, cls in SECTIONS.items():
+        raw = data.pop(section, {})
+        if not isinstance(raw, dict):
+            raise ConfigError(f"{source}: [{section}] must be a table")
+        values = dict(raw)
+        for f in fields(cls):
+            key = f"PBM_{section.upper()}_{f.name.upper()}"
+            if key in env:
+                values[f.name] = env[key]
+        values.update((overrides or {}).get(section, {}))
+        sections[section] = _build(cls, section, values, source)
+    if data:
+        unknown = ", ".join(sorted(data))
+        raise ConfigError(f"{source}: unknown section(s) {unknown}; known: {', '.join(SECTIONS)}")
+    config = Config(**sections, base_dir=base_dir, source=source)
+    _check(config)
+    return config
+
+
+def _read(file: Path) -> dict[str, Any]:
+    try:
+        with file.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{file}: not valid TOML: {err}") from None
+    except OSError as err:
+        raise ConfigError(f"{file}: cannot read: {err.strerror}") from None
+
+
+def _build(cls: type, section: str, values: dict[str, Any], source: str) -> Any:
+    known = {f.name: f for f in fields(cls)}
+    out = {}
+    for key, value in values.items():
+        field = known.get(key)
+        if field is None:
+            raise ConfigError(
+                f"{source}: unknown key {section}.{key}; known keys: {', '.join(known)}"
+            )
+        want = type(getattr(cls(), key))
+        out[key] = _coerce(value, want, f"{source}: {section}.{key}")
+    return replace(cls(), **out)
+
+
+def _coerce(value: Any, want: type, where: str) -> Any:
+    if want is int:
+        if isinstance(value, bool):
+            raise ConfigError(f"{where} must be a whole number, not {value!r}")
+        if isinstance(value, int):
+            return value
+        if isinstance(value, str) and value.strip().isdigit():
+            return int(value)
+        raise ConfigError(f"{where} must be a whole number, not {value!r}")
+    if not isinstance(value, str):
+        raise ConfigError(f"{where} must be a string, not {value!r}")
+    return value
+
+
+def _check(config: Config) -> None:
+    where = config.source
+    if config.smtpd.protocol not in ("smtp", "lmtp"):
+        raise ConfigError(
+            f"{where}: smtpd.protocol must be \"smtp\" or \"lmtp\", not {config.smtpd.protocol!r}"
+        )
+    if not 0 <= config.smtpd.port <= 65535:
+        raise ConfigError(f"{where}: smtpd.port must be 0-65535, not {config.smtpd.port}")
+    if config.smtpd.max_message_bytes < 1024:
+        raise ConfigError(f"{where}: smtpd.max_message_bytes must be at least 1024")
+    if "@" not in config.server.address:
+        raise ConfigError(
+            f"{where}: server.address must be a mail address like pbm@example.org, "
+            f"not {config.server.address!r}"
+        )
+    if config.delivery.relay:
+        parse_relay(config.delivery.relay, where)
+    if "://" not in config.database.url:
+        raise ConfigError(
+            f"{where}: database.url must be a URL like sqlite:///pbm.sqlite, "
+            f"not {config.database.url!r}"
+        )
+
+
+@dataclass(frozen=True)
+class Relay:
+    """Where outgoing mail goes when it does not go to the Maildir."""
+
+    host: str
+    port: int
+    username: str | None = None
+    password: str | None = None
+    starttls: bool = False
+
+
+def parse_relay(url: str, where: str = "delivery.relay") -> Relay:
+    parts = urlsplit(url)
+    if parts.scheme != "smtp" or not parts.hostname:
+        raise ConfigError(
+            f"{where}: delivery.relay must look like smtp://[user:pass@]host:port[?starttls], "
+            f"not {url!r}"
+        )
+    try:
+        port = parts.port or 25
+    except ValueError:
+        raise ConfigError(f"{where}: delivery.relay has a bad port in {url!r}") from None
+    flags = {flag for flag in parts.query.split("&") if flag}
+    if flags - {"starttls"}:
+        raise ConfigError(f"{where}: delivery.relay only knows the flag ?starttls, not {url!r}")
+    return Relay(parts.hostname, port, parts.username, parts.password, "starttls" in flags)

@@ -1,0 +1,190 @@
+"""The tables: users and their addresses, boards with seats and moves, inbound mail, outbox."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+# Explicit constraint names keep Alembic migrations stable across databases.
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class User(Base):
+    """A player account. `userid` is stored lower case (userids are case-insensitive)."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    userid: Mapped[str] = mapped_column(String(32), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    # Signed-off users keep their row so old boards still name them.
+    active: Mapped[bool] = mapped_column(Boolean, default=True)
+
+    addresses: Mapped[list[Address]] = relationship(
+        back_populates="user", order_by="Address.position", cascade="all, delete-orphan"
+    )
+
+
+class Address(Base):
+    """A mail address of a user; board mails go to every address of the player."""
+
+    __tablename__ = "addresses"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer, default=0)
+    address: Mapped[str] = mapped_column(String(320))
+
+    user: Mapped[User] = relationship(back_populates="addresses")
+
+    __table_args__ = (Index("ix_addresses_address", "address"),)
+
+
+class Board(Base):
+    """One game. Numbered from 101. `state` is a snapshot cache of replaying `moves`."""
+
+    __tablename__ = "boards"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    game: Mapped[str] = mapped_column(String(32))
+    rules_version: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    seed: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(16), default="active")  # active|finished
+    state: Mapped[Any] = mapped_column(JSON)
+    move_count: Mapped[int] = mapped_column(Integer, default=0)
+    # Set when the game is over: winning seats (empty = draw) and the reason in words.
+    winners: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    result_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    challenger: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="board", order_by="Seat.position", cascade="all, delete-orphan"
+    )
+    moves: Mapped[list[Move]] = relationship(
+        back_populates="board", order_by="Move.number", cascade="all, delete-orphan"
+    )
+
+    __table_args__ = (Index("ix_boards_game_status", "game", "status"),)
+
+
+class Seat(Base):
+    """Who plays which seat of a board, and whether they have queued a resignation."""
+
+    __tablename__ = "seats"
+
+    board_id: Mapped[int] = mapped_column(
+        ForeignKey("boards.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    resign_queued: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    board: Mapped[Board] = relationship(back_populates="seats")
+    user: Mapped[User] = relationship()
+
+    __table_args__ = (Index("ix_seats_user_id", "user_id"),)
+
+
+class Move(Base):
+    """One entry of a board's move log, the source of truth for its state."""
+
+    __tablename__ = "moves"
+
+    board_id: Mapped[int] = mapped_column(
+        ForeignKey("boards.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)  # 1-based
+    seat: Mapped[int] = mapped_column(Integer)
+    notation: Mapped[str] = mapped_column(Text)  # canonical, full (may hold secrets)
+    # What other viewers see while the game runs, where it differs: {"0": "...", "none": ..}
+    shown: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    comment: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+    board: Mapped[Board] = relationship(back_populates="moves")
+
+
+class InboundMessage(Base):
+    """A received mail, stored raw before it is answered: never lost, never applied twice."""
+
+    __tablename__ = "inbound_messages"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # Message-ID, or a digest of the raw bytes when the mail has none.
+    message_key: Mapped[str] = mapped_column(String(512), unique=True)
+    envelope_from: Mapped[str] = mapped_column(String(320), default="")
+    raw: Mapped[bytes] = mapped_column(LargeBinary)
+    received_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    status: Mapped[str] = mapped_column(String(16), default="pending")  # done|failed|ignored
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    processed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+    __table_args__ = (Index("ix_inbound_messages_status", "status"),)
+
+
+class OutboxMail(Base):
+    """A reply waiting for delivery, written in the same transaction as what caused it."""
+
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    inbound_id: Mapped[int | None] = mapped_column(
+        ForeignKey("inbound_messages.id", ondelete="SET NULL"), nullable=True
+    )
+    recipient: Mapped[str] = mapped_column(String(320))
+    subject: Mapped[str] = mapped_column(Text)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)  # the complete RFC 5322 message
+    status: Mapped[str] = mapped_column(String(16), default="pending")  # sent|failed
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+    __table_args__ = (Index("ix_outbox_status_next", "status", "next_attempt_at"),)
+
+
+__all__ = [
+    "Address",
+    "Base",
+    "Board",
+    "InboundMessage",
+    "Move",
+    "OutboxMail",
+    "Seat",
+    "User",
+    "utcnow",
+]

@@ -1,0 +1,775 @@
+"""Pipeline: find the three holes in the opponent's secret pipeline by probing it with liquid."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+from itertools import combinations
+from typing import Any, Union
+
+from pbm.games.base import (
+    Game,
+    GameInfo,
+    IllegalMove,
+    InvalidMove,
+    Outcome,
+    Viewer,
+)
+from pbm.games.pipeline_draw import (
+    draw_board,
+    draw_liquid,
+    draw_pipe,
+    side_by_side,
+    titled,
+)
+from pbm.games.pipeline_flow import (
+    CELLS,
+    HOLES,
+    PAWN_COUNTS,
+    Colour,
+    Pipe,
+    Reading,
+    all_paths,
+    check_pipe,
+    parse_cell,
+    random_pipe,
+    readings,
+)
+
+SEATS = ("Head", "Tail")
+COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
+PIPE_EXAMPLE = "B2-B3*-C3*-D3-D4*-C4"
+PIPE_HELP = (
+    "Write your pipeline as every square from the head coin to the tail coin joined by '-', "
+    f"with '*' after each of the {HOLES} holes, e.g. {PIPE_EXAMPLE} (head B2, tail C4)."
+)
+PROBE_HELP = (
+    "Write a probe as two pawn moves joined by a comma, e.g. B@C3,W@A1 (a blue and a white "
+    "pawn from the supply) or C3-D3,Y@A2 (the pawn on C3 to D3); or guess with guess A2,B3,C4."
+)
+GUESS_HELP = "A guess names three squares, e.g. guess A2,B3,C4."
+# Random playouts guess now and then; see random_move for why they may peek.
+GUESS_CHANCE = 0.2
+LUCKY_CHANCE = 0.35
+
+
+class Phase(Enum):
+    HEAD_COIN = "head coin"
+    TAIL_COIN = "tail coin"
+    PIPES = "pipes"
+    PLAY = "play"
+    OVER = "over"
+
+
+# ----- moves ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlaceCoin:
+    """The head coin (Head's first move) or the tail coin (Tail's)."""
+
+    cell: str
+
+
+@dataclass(frozen=True)
+class SubmitPipe:
+    """A secret pipeline with its holes."""
+
+    pipe: Pipe
+
+
+@dataclass(frozen=True)
+class Step:
+    """One pawn of a probe: from the supply (source None) or from a square, to a square."""
+
+    colour: Colour
+    source: str | None
+    target: str
+
+    def notation(self) -> str:
+        if self.source is None:
+            return f"{self.colour.value}@{self.target}"
+        return f"{self.source}-{self.target}"
+
+
+@dataclass(frozen=True)
+class Probe:
+    """Two pawns moved at once."""
+
+    steps: tuple[Step, Step]
+
+
+@dataclass(frozen=True)
+class Guess:
+    """Three squares named as the opponent's holes, kept sorted."""
+
+    cells: tuple[str, ...]
+
+
+Move = Union[PlaceCoin, SubmitPipe, Probe, Guess]
+
+
+# ----- state ---------------------------------------------------------------------------------
+
+PipeReadings = tuple[tuple[str, Reading], ...]
+
+
+@dataclass(frozen=True)
+class ProbeEntry:
+    """A probe in the public log with what it revealed on (Head's, Tail's) pipeline."""
+
+    seat: int
+    probe: Probe
+    readings: tuple[PipeReadings, PipeReadings]
+
+
+@dataclass(frozen=True)
+class GuessEntry:
+    seat: int
+    guess: Guess
+    right: bool
+
+
+Entry = Union[ProbeEntry, GuessEntry]
+
+
+@dataclass(frozen=True)
+class State:
+    """A whole game. Pawns are (square, colour) pairs sorted by square, so states compare."""
+
+    head: str | None = None
+    tail: str | None = None
+    pipes: tuple[Pipe | None, Pipe | None] = (None, None)
+    pawns: tuple[tuple[str, Colour], ...] = ()
+    turn: int = 0
+    wrong: tuple[int, int] = (0, 0)
+    owed: tuple[int, int] = (0, 0)
+    log: tuple[Entry, ...] = ()
+    winner: int | None = None
+
+    @property
+    def phase(self) -> Phase:
+        if self.winner is not None:
+            return Phase.OVER
+        if self.head is None:
+            return Phase.HEAD_COIN
+        if self.tail is None:
+            return Phase.TAIL_COIN
+        if None in self.pipes:
+            return Phase.PIPES
+        return Phase.PLAY
+
+    @property
+    def board(self) -> dict[str, Colour]:
+        return dict(self.pawns)
+
+    def supply(self) -> Counter[Colour]:
+        """How many pawns of each colour are still off the board."""
+        left = Counter(PAWN_COUNTS)
+        left.subtract(colour for _, colour in self.pawns)
+        return left
+
+    def last_readings(self) -> tuple[PipeReadings, PipeReadings] | None:
+        """The readings of the latest probe: they stand until the pawns move again."""
+        for entry in reversed(self.log):
+            if isinstance(entry, ProbeEntry):
+                return entry.readings
+        return None
+
+
+def _set(pair: tuple[Any, Any], seat: int, value: Any) -> tuple[Any, Any]:
+    return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+# ----- reading moves -------------------------------------------------------------------------
+
+
+def _parse_coin(state: State, text: str) -> PlaceCoin:
+    coin = "head" if state.head is None else "tail"
+    cell = parse_cell(text)
+    if cell is None:
+        raise InvalidMove(
+            f"Place the {coin} coin by naming one square, e.g. C4; the board runs from A1 to D4."
+        )
+    if cell == state.head:
+        raise IllegalMove(
+            f"The head coin is already on {cell}; put the tail coin on another square."
+        )
+    return PlaceCoin(cell)
+
+
+def _looks_like_play(text: str) -> bool:
+    return "@" in text or "," in text or text.lower().startswith("guess")
+
+
+def _parse_pipe(state: State, seat: int, text: str) -> SubmitPipe:
+    if state.pipes[seat] is not None:
+        raise IllegalMove("You have already sent your pipeline; it cannot be changed.")
+    if _looks_like_play(text):
+        raise IllegalMove(
+            "Probes and guesses start once both pipelines are in; first send your own. "
+            + PIPE_HELP
+        )
+    squares: list[str] = []
+    holes: list[str] = []
+    for token in text.split("-"):
+        match = re.fullmatch(r"\s*([A-Za-z]\d+)\s*(\*?)\s*", token)
+        cell = parse_cell(match.group(1)) if match else None
+        if cell is None:
+            shown = token.strip() or "an empty step"
+            raise InvalidMove(f"'{shown}' is not a square from A1 to D4. {PIPE_HELP}")
+        squares.append(cell)
+        if match and match.group(2):
+            holes.append(cell)
+    if len(squares) < 2:
+        raise InvalidMove(f"A pipeline is a path of squares, not a single square. {PIPE_HELP}")
+    assert state.head is not None and state.tail is not None
+    return SubmitPipe(check_pipe(state.head, state.tail, squares, holes))
+
+
+RawStep = tuple[Colour | None, str | None, str]
+
+
+def _parse_step(text: str) -> RawStep:
+    placed = re.fullmatch(r"\s*([A-Za-z])\s*@\s*(\w+)\s*", text)
+    moved = re.fullmatch(r"\s*(\w+)\s*-\s*(\w+)\s*", text)
+    if placed:
+        letter = placed.group(1).upper()
+        colour = next((c for c in Colour if c.value == letter), None)
+        if colour is None:
+            raise InvalidMove(
+                f"'{placed.group(1)}' is no pawn colour: the pawns are B (blue), Y (yellow) "
+                "and W (white), e.g. B@C3."
+            )
+        return colour, None, _square(placed.group(2))
+    if moved:
+        return None, _square(moved.group(1)), _square(moved.group(2))
+    raise InvalidMove(f"'{text.strip()}' is not a pawn move. {PROBE_HELP}")
+
+
+def _square(text: str) -> str:
+    cell = parse_cell(text)
+    if cell is None:
+        raise InvalidMove(f"'{text}' is not a square: the board runs from A1 to D4.")
+    return cell
+
+
+def _parse_probe(state: State, text: str) -> Probe:
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise InvalidMove(f"A probe moves exactly two pawns. {PROBE_HELP}")
+    return check_probe(state, [_parse_step(part) for part in parts])
+
+
+def check_probe(state: State, raw: Sequence[RawStep]) -> Probe:
+    """The probe these two pawn moves make, or IllegalMove naming what the rules forbid."""
+    board = state.board
+    steps = [_resolve(board, colour, source, target) for colour, source, target in raw]
+    first, second = steps
+    if first.source is not None and first.source == second.source:
+        raise IllegalMove(
+            f"Both moves take the pawn on {first.source}; a probe moves two different pawns."
+        )
+    _check_supply(state, steps)
+    for step in steps:
+        if step.source == step.target:
+            raise IllegalMove(
+                f"The pawn on {step.source} would end where it started; "
+                "each pawn must go to a new square."
+            )
+    if first.target == second.target:
+        raise IllegalMove(f"Both pawns would end on {first.target}; a square holds one pawn.")
+    leaving = {step.source for step in steps}
+    for step in steps:
+        if step.target in board and step.target not in leaving:
+            raise IllegalMove(
+                f"{step.target} already holds a {board[step.target].word} pawn; "
+                "a square holds one pawn."
+            )
+    if _after(board, steps) == board:
+        a, b = sorted((first.target, second.target))
+        raise IllegalMove(
+            f"Swapping the two {first.colour.word} pawns on {a} and {b} leaves the board as it "
+            "was; a probe must change the colours on the board."
+        )
+    return Probe((first, second))
+
+
+def _resolve(
+    board: Mapping[str, Colour], colour: Colour | None, source: str | None, target: str
+) -> Step:
+    if source is None:
+        assert colour is not None
+        return Step(colour, None, target)
+    if source not in board:
+        raise IllegalMove(f"There is no pawn on {source} to move.")
+    return Step(board[source], source, target)
+
+
+def _check_supply(state: State, steps: Sequence[Step]) -> None:
+    wanted = Counter(step.colour for step in steps if step.source is None)
+    left = state.supply()
+    for colour, count in wanted.items():
+        if left[colour] >= count:
+            continue
+        total = PAWN_COUNTS[colour]
+        if left[colour] == 0:
+            everyone = "Both" if total == 2 else f"All {COUNT_WORDS[total]}"
+            raise IllegalMove(
+                f"{everyone} {colour.word} pawns are already on the board; move one from its "
+                "square instead (e.g. C3-D3)."
+            )
+        raise IllegalMove(
+            f"Only {COUNT_WORDS[left[colour]]} {colour.word} pawn is off the board, "
+            "so you cannot place two."
+        )
+
+
+def _after(board: Mapping[str, Colour], steps: Sequence[Step]) -> dict[str, Colour]:
+    after = dict(board)
+    for step in steps:
+        if step.source is not None:
+            del after[step.source]
+    for step in steps:
+        after[step.target] = step.colour
+    return after
+
+
+def _parse_guess(state: State, seat: int, text: str) -> Guess:
+    words = [word for word in re.split(r"[,\s]+", text.strip()) if word]
+    if len(words) != HOLES:
+        raise InvalidMove(GUESS_HELP)
+    cells = [_square(word) for word in words]
+    owed = state.owed[seat]
+    if owed:
+        raise IllegalMove(
+            f"You still owe {_plural(owed, 'probe')} since your last wrong guess; "
+            "probe before you guess again."
+        )
+    for cell in cells:
+        if cells.count(cell) > 1:
+            raise IllegalMove(f"You named {cell} twice; a guess names three different squares.")
+        if cell in (state.head, state.tail):
+            coin = "head" if cell == state.head else "tail"
+            raise IllegalMove(
+                f"{cell} holds the {coin} coin, and a hole is never on the head or tail; "
+                "guess three other squares."
+            )
+    return Guess(tuple(sorted(cells)))
+
+
+# ----- the game ------------------------------------------------------------------------------
+
+
+class Pipeline(Game[State, Move]):
+    info = GameInfo(
+        name="pipeline",
+        title="Pipeline",
+        seats=SEATS,
+        rules_version=1,
+        summary="Find the holes in the other player's secret pipeline by pouring in liquid.",
+    )
+
+    def start(self, options: dict[str, Any], seed: int) -> State:
+        return State()
+
+    def to_move(self, state: State) -> frozenset[int]:
+        phase = state.phase
+        if phase is Phase.HEAD_COIN:
+            return frozenset({0})
+        if phase is Phase.TAIL_COIN:
+            return frozenset({1})
+        if phase is Phase.PIPES:
+            return frozenset(seat for seat in (0, 1) if state.pipes[seat] is None)
+        if phase is Phase.PLAY:
+            return frozenset({state.turn})
+        return frozenset()
+
+    def parse(self, state: State, seat: int, text: str) -> Move:
+        text = text.strip()
+        phase = state.phase
+        if phase is Phase.OVER:
+            raise IllegalMove("This game is over.")
+        if phase in (Phase.HEAD_COIN, Phase.TAIL_COIN):
+            return _parse_coin(state, text)
+        if phase is Phase.PIPES:
+            return _parse_pipe(state, seat, text)
+        if seat != state.turn:
+            raise IllegalMove(f"It is {SEATS[state.turn]}'s turn, not yours.")
+        if re.match(r"guess\b", text, re.IGNORECASE):
+            return _parse_guess(state, seat, text[len("guess") :])
+        return _parse_probe(state, text)
+
+    def play(self, state: State, seat: int, move: Move) -> State:
+        if isinstance(move, PlaceCoin):
+            if state.head is None:
+                return replace(state, head=move.cell)
+            return replace(state, tail=move.cell)
+        if isinstance(move, SubmitPipe):
+            return replace(state, pipes=_set(state.pipes, seat, move.pipe), turn=0)
+        if isinstance(move, Probe):
+            return self._play_probe(state, seat, move)
+        return self._play_guess(state, seat, move)
+
+    @staticmethod
+    def _play_probe(state: State, seat: int, probe: Probe) -> State:
+        board = _after(state.board, probe.steps)
+        head_pipe, tail_pipe = state.pipes
+        assert head_pipe is not None and tail_pipe is not None
+        entry = ProbeEntry(seat, probe, (readings(head_pipe, board), readings(tail_pipe, board)))
+        return replace(
+            state,
+            pawns=tuple(sorted(board.items())),
+            owed=_set(state.owed, seat, max(0, state.owed[seat] - 1)),
+            log=(*state.log, entry),
+            turn=1 - seat,
+        )
+
+    @staticmethod
+    def _play_guess(state: State, seat: int, guess: Guess) -> State:
+        target = state.pipes[1 - seat]
+        assert target is not None
+        right = frozenset(guess.cells) == target.holes
+        state = replace(state, log=(*state.log, GuessEntry(seat, guess, right)), turn=1 - seat)
+        if right:
+            return replace(state, winner=seat)
+        wrong = state.wrong[seat] + 1
+        return replace(state, wrong=_set(state.wrong, seat, wrong), owed=_set(state.owed, seat, wrong))
+
+    def notation(self, move: Move) -> str:
+        if isinstance(move, PlaceCoin):
+            return move.cell
+        if isinstance(move, SubmitPipe):
+            return move.pipe.notation()
+        if isinstance(move, Probe):
+            return ",".join(step.notation() for step in move.steps)
+        return "guess " + ",".join(move.cells)
+
+    def move_text(self, state: State, seat: int, move: Move, viewer: Viewer) -> str:
+        if isinstance(move, SubmitPipe) and viewer != seat:
+            return "..."
+        return self.notation(move)
+
+    def result(self, state: State) -> Outcome | None:
+        if state.winner is None:
+            return None
+        found = state.pipes[1 - state.winner]
+        assert found is not None
+        a, b, c = found.sorted_holes()
+        return Outcome(
+            frozenset({state.winner}),
+            f"{SEATS[state.winner]} found {SEATS[1 - state.winner]}'s holes at {a}, {b} and {c}.",
+        )
+
+    def prompt(self, state: State, seat: int) -> str | None:
+        phase = state.phase
+        if phase is Phase.HEAD_COIN:
+            return "Place the head coin: send any square, e.g. B2."
+        if phase is Phase.TAIL_COIN:
+            example = "C4" if state.head != "C4" else "B2"
+            return f"Place the tail coin on any square but {state.head}, e.g. {example}."
+        if phase is Phase.PIPES:
+            return (
+                f"Send your secret pipeline from {state.head} to {state.tail} with "
+                f"{HOLES} holes marked '*', e.g. {PIPE_EXAMPLE} for head B2 and tail C4."
+            )
+        if phase is Phase.PLAY:
+            owed = state.owed[seat]
+            if owed:
+                return (
+                    f"Probe two pawns, e.g. B@C3,W@A1 or C3-D3,Y@A2; you owe "
+                    f"{_plural(owed, 'probe')} before you may guess again."
+                )
+            return "Probe two pawns (e.g. B@C3,W@A1) or guess the holes (e.g. guess A2,B3,C4)."
+        return None
+
+    # ----- moves for tests and playouts ----------------------------------------------------
+
+    def legal_moves(self, state: State, seat: int) -> Iterator[Move]:
+        phase = state.phase
+        if phase in (Phase.HEAD_COIN, Phase.TAIL_COIN):
+            yield from (PlaceCoin(cell) for cell in CELLS if cell != state.head)
+        elif phase is Phase.PIPES and state.pipes[seat] is None:
+            assert state.head is not None and state.tail is not None
+            for path in all_paths(state.head, state.tail):
+                for holes in combinations(path[1:-1], HOLES):
+                    yield SubmitPipe(Pipe(path, frozenset(holes)))
+        elif phase is Phase.PLAY and seat == state.turn:
+            yield from _all_probes(state)
+            if not state.owed[seat]:
+                yield from (Guess(cells) for cells in combinations(_guessable(state), HOLES))
+
+    def random_move(self, state: State, seat: int, rng: random.Random) -> Move:
+        """A random legal move, quickly; for playouts and tests only, never a fair opponent.
+
+        Random guesses alone would almost never hit (364 possible sets, and the cooldown
+        grows with every miss), so playouts would not end. A guess therefore names the true
+        holes now and then: this peeks at the opponent's pipeline and must not drive a bot.
+        """
+        phase = state.phase
+        if phase in (Phase.HEAD_COIN, Phase.TAIL_COIN):
+            return PlaceCoin(rng.choice([cell for cell in CELLS if cell != state.head]))
+        assert state.head is not None and state.tail is not None
+        if phase is Phase.PIPES:
+            return SubmitPipe(random_pipe(state.head, state.tail, rng))
+        if not state.owed[seat] and rng.random() < GUESS_CHANCE:
+            target = state.pipes[1 - seat]
+            assert target is not None
+            if rng.random() < LUCKY_CHANCE:
+                return Guess(tuple(target.sorted_holes()))
+            return Guess(tuple(sorted(rng.sample(_guessable(state), HOLES))))
+        return _random_probe(state, rng)
+
+    # ----- storing -------------------------------------------------------------------------
+
+    def encode(self, state: State) -> Any:
+        return {
+            "head": state.head,
+            "tail": state.tail,
+            "pipes": [None if pipe is None else pipe.notation() for pipe in state.pipes],
+            "pawns": {cell: colour.value for cell, colour in state.pawns},
+            "turn": state.turn,
+            "wrong": list(state.wrong),
+            "owed": list(state.owed),
+            "log": [_encode_entry(entry) for entry in state.log],
+            "winner": state.winner,
+        }
+
+    def decode(self, data: Any) -> State:
+        pipes = [None if text is None else _pipe_from_notation(text) for text in data["pipes"]]
+        return State(
+            head=data["head"],
+            tail=data["tail"],
+            pipes=(pipes[0], pipes[1]),
+            pawns=tuple(sorted((cell, Colour(v)) for cell, v in data["pawns"].items())),
+            turn=data["turn"],
+            wrong=(data["wrong"][0], data["wrong"][1]),
+            owed=(data["owed"][0], data["owed"][1]),
+            log=tuple(_decode_entry(item) for item in data["log"]),
+            winner=data["winner"],
+        )
+
+    # ----- showing -------------------------------------------------------------------------
+
+    def render(self, state: State, viewer: Viewer) -> str:
+        return "\n".join(render_lines(state, viewer)) + "\n"
+
+    def help_page(self) -> str:
+        from pbm.help import load_page
+
+        text = load_page(self.info.name)
+        for name, lines in help_figures().items():
+            text = text.replace("{{" + name + "}}", "\n".join(lines))
+        return text
+
+
+def _guessable(state: State) -> list[str]:
+    return [cell for cell in CELLS if cell not in (state.head, state.tail)]
+
+
+def _pawn_sources(state: State) -> list[tuple[Colour, str | None]]:
+    """Every pawn that may move: one entry per pawn, the supply's pawns included."""
+    pawns: list[tuple[Colour, str | None]] = [(c, cell) for cell, c in state.pawns]
+    for colour, left in sorted(state.supply().items(), key=lambda item: item[0].value):
+        pawns.extend([(colour, None)] * left)
+    return pawns
+
+
+def _all_probes(state: State) -> Iterator[Probe]:
+    # Pawns of one colour in the supply are interchangeable: list each kind of pawn once,
+    # and pair a kind with itself only when two of it wait in the supply.
+    kinds = sorted(set(_pawn_sources(state)), key=lambda k: (k[0].value, k[1] or ""))
+    left = state.supply()
+    for i, (ca, sa) in enumerate(kinds):
+        for cb, sb in kinds[i:]:
+            same = (ca, sa) == (cb, sb)
+            if same and (sa is not None or left[ca] < 2):
+                continue
+            for ta in CELLS:
+                for tb in CELLS:
+                    if same and ta >= tb:
+                        continue
+                    try:
+                        yield check_probe(state, [(ca, sa, ta), (cb, sb, tb)])
+                    except IllegalMove:
+                        continue
+
+
+def _random_probe(state: State, rng: random.Random) -> Probe:
+    pawns = _pawn_sources(state)
+    while True:
+        (ca, sa), (cb, sb) = rng.sample(pawns, 2)
+        raw = [(ca, sa, rng.choice(CELLS)), (cb, sb, rng.choice(CELLS))]
+        try:
+            return check_probe(state, raw)
+        except IllegalMove:
+            continue
+
+
+def _pipe_from_notation(text: str) -> Pipe:
+    tokens = text.split("-")
+    return Pipe(
+        tuple(token.rstrip("*") for token in tokens),
+        frozenset(token.rstrip("*") for token in tokens if token.endswith("*")),
+    )
+
+
+def _encode_entry(entry: Entry) -> dict[str, Any]:
+    if isinstance(entry, GuessEntry):
+        return {"seat": entry.seat, "guess": list(entry.guess.cells), "right": entry.right}
+    return {
+        "seat": entry.seat,
+        "probe": [[s.colour.value, s.source, s.target] for s in entry.probe.steps],
+        "readings": [[[cell, r.value] for cell, r in pipe] for pipe in entry.readings],
+    }
+
+
+def _decode_entry(item: dict[str, Any]) -> Entry:
+    if "guess" in item:
+        return GuessEntry(item["seat"], Guess(tuple(item["guess"])), item["right"])
+    a, b = (Step(Colour(c), source, target) for c, source, target in item["probe"])
+    head_r, tail_r = (
+        tuple((cell, Reading(value)) for cell, value in pipe) for pipe in item["readings"]
+    )
+    return ProbeEntry(item["seat"], Probe((a, b)), (head_r, tail_r))
+
+
+# ----- rendering -----------------------------------------------------------------------------
+
+PIPE_LEGEND = "Pipelines: H head, T tail, * hole, o pipe, . no pipe; liquid flows H to T."
+BOARD_LEGEND = "Board: H head coin, T tail coin; B blue, Y yellow, W white pawn."
+
+
+def render_lines(state: State, viewer: Viewer) -> list[str]:
+    """Everything `viewer` may see: only their own pipeline until the game is over."""
+    over = state.phase is Phase.OVER
+    shown = [seat for seat in (0, 1) if state.pipes[seat] is not None and (over or viewer == seat)]
+    blocks = [titled("Board", draw_board(state.head, state.tail, state.board))]
+    for seat in shown:
+        pipe = state.pipes[seat]
+        assert pipe is not None
+        blocks.append(titled(_pipe_title(seat, viewer), draw_pipe(pipe)))
+    lines = side_by_side(blocks)
+    lines += ["", BOARD_LEGEND]
+    if shown:
+        lines.append(PIPE_LEGEND)
+    lines.append("")
+    lines += _pipe_lines(state, viewer)
+    if state.phase in (Phase.PLAY, Phase.OVER):
+        lines.append(_supply_line(state))
+        lines += ["", *_now_lines(state), "", *_guess_table(state), "", *_log_lines(state)]
+    return lines
+
+
+def _pipe_title(seat: int, viewer: Viewer) -> str:
+    return "Your pipeline" if seat == viewer else f"{SEATS[seat]}'s pipeline"
+
+
+def _pipe_lines(state: State, viewer: Viewer) -> list[str]:
+    over = state.phase is Phase.OVER
+    lines = []
+    for seat, name in enumerate(SEATS):
+        pipe = state.pipes[seat]
+        label = f"Your pipeline ({name})" if seat == viewer else f"{name}'s pipeline"
+        if pipe is not None and (over or seat == viewer):
+            holes = ", ".join(pipe.sorted_holes())
+            lines.append(f"{label}: {pipe.notation()}  (holes {holes})")
+        elif state.phase is Phase.PIPES or pipe is None:
+            lines.append(f"{label}: {'sent' if pipe is not None else 'not sent yet'}.")
+        else:
+            lines.append(f"{label}: secret until the game ends.")
+    return lines
+
+
+def _supply_line(state: State) -> str:
+    left = state.supply()
+    parts = [f"{left[c]} {c.word}" for c in (Colour.BLUE, Colour.YELLOW, Colour.WHITE)]
+    return "Pawns off the board: " + ", ".join(parts) + "."
+
+
+def readings_table(head_r: PipeReadings, tail_r: PipeReadings, first: str) -> list[str]:
+    """One column per white pawn, one row per pipeline."""
+    cells = [cell for cell, _ in head_r]
+    lines = [f"{first:<24}" + "".join(f"{cell:<8}" for cell in cells)]
+    for name, pipe in zip(SEATS, (head_r, tail_r)):
+        row = f"  on {name}'s pipeline".ljust(24)
+        lines.append((row + "".join(f"{r.value:<8}" for _, r in pipe)).rstrip())
+    return [line.rstrip() for line in lines]
+
+
+def _now_lines(state: State) -> list[str]:
+    latest = state.last_readings()
+    if latest is None or not latest[0]:
+        return ["No white pawn is on the board yet, so nothing has been read."]
+    return readings_table(*latest, first="White pawns now read:")
+
+
+def _guess_table(state: State) -> list[str]:
+    lines = ["        Wrong guesses   Probes owed before guessing"]
+    for seat, name in enumerate(SEATS):
+        lines.append(f"  {name:<6}{state.wrong[seat]:<16}{state.owed[seat]}")
+    return lines
+
+
+def _log_lines(state: State) -> list[str]:
+    if not state.log:
+        return ["No probes or guesses yet."]
+    lines = ["Probes and guesses, with what the white pawns read on each pipeline:"]
+    for number, entry in enumerate(state.log, start=1):
+        start = f"{number:>4}. {SEATS[entry.seat]:<5} "
+        if isinstance(entry, GuessEntry):
+            verdict = "right" if entry.right else "wrong"
+            lines.append(f"{start}guess {','.join(entry.guess.cells)}  {verdict}")
+            continue
+        text = ",".join(step.notation() for step in entry.probe.steps)
+        for i, (name, pipe) in enumerate(zip(SEATS, entry.readings)):
+            found = "  ".join(f"{cell} {r.value:<6}" for cell, r in pipe) or "(no white pawn)"
+            prefix = f"{start}{text:<11}" if i == 0 else " " * (len(start) + 11)
+            lines.append(f"{prefix} {name}'s: {found}".rstrip())
+    return lines
+
+
+# ----- the help page's worked example ---------------------------------------------------------
+
+EXAMPLE_PIPE = Pipe(
+    ("A1", "A2", "A3", "B3", "B2", "C2", "C3", "D3", "D2", "D1"),
+    frozenset({"B2", "C3", "D2"}),
+)
+EXAMPLE_PAWNS = {
+    "A2": Colour.BLUE,
+    "A3": Colour.YELLOW,
+    "C4": Colour.YELLOW,
+    "A1": Colour.WHITE,
+    "A4": Colour.WHITE,
+    "B2": Colour.WHITE,
+    "C2": Colour.WHITE,
+}
+
+
+def help_figures() -> dict[str, list[str]]:
+    """The drawings the help page's {{placeholders}} stand for."""
+    example = readings(EXAMPLE_PIPE, EXAMPLE_PAWNS)
+    figures = side_by_side(
+        [
+            titled("Board", draw_board("A1", "D1", EXAMPLE_PAWNS)),
+            titled("The pipeline", draw_pipe(EXAMPLE_PIPE)),
+            titled("Its liquid", draw_liquid(EXAMPLE_PIPE, EXAMPLE_PAWNS)),
+        ],
+        gap=3,
+    )
+    table = [
+        f"{'White pawn on':<16}" + "".join(f"{cell:<8}" for cell, _ in example),
+        f"{'reads':<16}" + "".join(f"{r.value:<8}" for _, r in example),
+    ]
+    return {"example": figures, "example-readings": [line.rstrip() for line in table]}
+
+
+GAME = Pipeline()
