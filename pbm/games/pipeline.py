@@ -6,26 +6,11 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
-from enum import Enum
+from dataclasses import replace
 from itertools import combinations
-from typing import Any, Union
+from typing import Any
 
-from pbm.games.base import (
-    Game,
-    GameInfo,
-    IllegalMove,
-    InvalidMove,
-    Outcome,
-    Viewer,
-)
-from pbm.games.pipeline_draw import (
-    draw_board,
-    draw_liquid,
-    draw_pipe,
-    side_by_side,
-    titled,
-)
+from pbm.games.base import Game, GameInfo, IllegalMove, InvalidMove, Outcome, Viewer
 from pbm.games.pipeline_flow import (
     CELLS,
     HOLES,
@@ -39,8 +24,24 @@ from pbm.games.pipeline_flow import (
     random_pipe,
     readings,
 )
+from pbm.games.pipeline_state import (
+    SEATS,
+    Entry,
+    Guess,
+    GuessEntry,
+    Move,
+    Phase,
+    PlaceCoin,
+    Probe,
+    ProbeEntry,
+    State,
+    Step,
+    SubmitPipe,
+    plural,
+    set_seat,
+)
+from pbm.games.pipeline_view import help_figures, render_lines
 
-SEATS = ("Head", "Tail")
 COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
 PIPE_EXAMPLE = "B2-B3*-C3*-D3-D4*-C4"
 PIPE_HELP = (
@@ -55,138 +56,6 @@ GUESS_HELP = "A guess names three squares, e.g. guess A2,B3,C4."
 # Random playouts guess now and then; see random_move for why they may peek.
 GUESS_CHANCE = 0.2
 LUCKY_CHANCE = 0.35
-
-
-class Phase(Enum):
-    HEAD_COIN = "head coin"
-    TAIL_COIN = "tail coin"
-    PIPES = "pipes"
-    PLAY = "play"
-    OVER = "over"
-
-
-# ----- moves ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PlaceCoin:
-    """The head coin (Head's first move) or the tail coin (Tail's)."""
-
-    cell: str
-
-
-@dataclass(frozen=True)
-class SubmitPipe:
-    """A secret pipeline with its holes."""
-
-    pipe: Pipe
-
-
-@dataclass(frozen=True)
-class Step:
-    """One pawn of a probe: from the supply (source None) or from a square, to a square."""
-
-    colour: Colour
-    source: str | None
-    target: str
-
-    def notation(self) -> str:
-        if self.source is None:
-            return f"{self.colour.value}@{self.target}"
-        return f"{self.source}-{self.target}"
-
-
-@dataclass(frozen=True)
-class Probe:
-    """Two pawns moved at once."""
-
-    steps: tuple[Step, Step]
-
-
-@dataclass(frozen=True)
-class Guess:
-    """Three squares named as the opponent's holes, kept sorted."""
-
-    cells: tuple[str, ...]
-
-
-Move = Union[PlaceCoin, SubmitPipe, Probe, Guess]
-
-
-# ----- state ---------------------------------------------------------------------------------
-
-PipeReadings = tuple[tuple[str, Reading], ...]
-
-
-@dataclass(frozen=True)
-class ProbeEntry:
-    """A probe in the public log with what it revealed on (Head's, Tail's) pipeline."""
-
-    seat: int
-    probe: Probe
-    readings: tuple[PipeReadings, PipeReadings]
-
-
-@dataclass(frozen=True)
-class GuessEntry:
-    seat: int
-    guess: Guess
-    right: bool
-
-
-Entry = Union[ProbeEntry, GuessEntry]
-
-
-@dataclass(frozen=True)
-class State:
-    """A whole game. Pawns are (square, colour) pairs sorted by square, so states compare."""
-
-    head: str | None = None
-    tail: str | None = None
-    pipes: tuple[Pipe | None, Pipe | None] = (None, None)
-    pawns: tuple[tuple[str, Colour], ...] = ()
-    turn: int = 0
-    wrong: tuple[int, int] = (0, 0)
-    owed: tuple[int, int] = (0, 0)
-    log: tuple[Entry, ...] = ()
-    winner: int | None = None
-
-    @property
-    def phase(self) -> Phase:
-        if self.winner is not None:
-            return Phase.OVER
-        if self.head is None:
-            return Phase.HEAD_COIN
-        if self.tail is None:
-            return Phase.TAIL_COIN
-        if None in self.pipes:
-            return Phase.PIPES
-        return Phase.PLAY
-
-    @property
-    def board(self) -> dict[str, Colour]:
-        return dict(self.pawns)
-
-    def supply(self) -> Counter[Colour]:
-        """How many pawns of each colour are still off the board."""
-        left = Counter(PAWN_COUNTS)
-        left.subtract(colour for _, colour in self.pawns)
-        return left
-
-    def last_readings(self) -> tuple[PipeReadings, PipeReadings] | None:
-        """The readings of the latest probe: they stand until the pawns move again."""
-        for entry in reversed(self.log):
-            if isinstance(entry, ProbeEntry):
-                return entry.readings
-        return None
-
-
-def _set(pair: tuple[Any, Any], seat: int, value: Any) -> tuple[Any, Any]:
-    return (value, pair[1]) if seat == 0 else (pair[0], value)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 # ----- reading moves -------------------------------------------------------------------------
@@ -206,33 +75,38 @@ def _parse_coin(state: State, text: str) -> PlaceCoin:
     return PlaceCoin(cell)
 
 
-def _looks_like_play(text: str) -> bool:
-    return "@" in text or "," in text or text.lower().startswith("guess")
-
-
 def _parse_pipe(state: State, seat: int, text: str) -> SubmitPipe:
     if state.pipes[seat] is not None:
         raise IllegalMove("You have already sent your pipeline; it cannot be changed.")
-    if _looks_like_play(text):
+    if "@" in text or re.match(r"guess\b", text, re.IGNORECASE):
         raise IllegalMove(
             "Probes and guesses start once both pipelines are in; first send your own. "
             + PIPE_HELP
         )
-    squares: list[str] = []
-    holes: list[str] = []
-    for token in text.split("-"):
-        match = re.fullmatch(r"\s*([A-Za-z]\d+)\s*(\*?)\s*", token)
-        cell = parse_cell(match.group(1)) if match else None
-        if cell is None:
-            shown = token.strip() or "an empty step"
-            raise InvalidMove(f"'{shown}' is not a square from A1 to D4. {PIPE_HELP}")
-        squares.append(cell)
-        if match and match.group(2):
-            holes.append(cell)
+    if "," in text:
+        raise InvalidMove(f"Join the squares of your pipeline with '-', not ','. {PIPE_HELP}")
+    squares, holes = _pipe_squares(text)
     if len(squares) < 2:
         raise InvalidMove(f"A pipeline is a path of squares, not a single square. {PIPE_HELP}")
     assert state.head is not None and state.tail is not None
     return SubmitPipe(check_pipe(state.head, state.tail, squares, holes))
+
+
+def _pipe_squares(text: str) -> tuple[list[str], list[str]]:
+    """The squares of a written pipeline in order, and those marked as holes."""
+    squares: list[str] = []
+    holes: list[str] = []
+    for token in text.split("-"):
+        if not token.strip():
+            raise InvalidMove(f"Your pipeline has an empty step between two '-'. {PIPE_HELP}")
+        match = re.fullmatch(r"\s*([A-Za-z]\d+)\s*(\*?)\s*", token)
+        cell = parse_cell(match.group(1)) if match else None
+        if match is None or cell is None:
+            raise InvalidMove(f"'{token.strip()}' is not a square from A1 to D4. {PIPE_HELP}")
+        squares.append(cell)
+        if match.group(2):
+            holes.append(cell)
+    return squares, holes
 
 
 RawStep = tuple[Colour | None, str | None, str]
@@ -351,7 +225,7 @@ def _parse_guess(state: State, seat: int, text: str) -> Guess:
     owed = state.owed[seat]
     if owed:
         raise IllegalMove(
-            f"You still owe {_plural(owed, 'probe')} since your last wrong guess; "
+            f"You still owe {plural(owed, 'probe')} since your last wrong guess; "
             "probe before you guess again."
         )
     for cell in cells:
@@ -414,7 +288,7 @@ class Pipeline(Game[State, Move]):
                 return replace(state, head=move.cell)
             return replace(state, tail=move.cell)
         if isinstance(move, SubmitPipe):
-            return replace(state, pipes=_set(state.pipes, seat, move.pipe), turn=0)
+            return replace(state, pipes=set_seat(state.pipes, seat, move.pipe), turn=0)
         if isinstance(move, Probe):
             return self._play_probe(state, seat, move)
         return self._play_guess(state, seat, move)
@@ -428,7 +302,7 @@ class Pipeline(Game[State, Move]):
         return replace(
             state,
             pawns=tuple(sorted(board.items())),
-            owed=_set(state.owed, seat, max(0, state.owed[seat] - 1)),
+            owed=set_seat(state.owed, seat, max(0, state.owed[seat] - 1)),
             log=(*state.log, entry),
             turn=1 - seat,
         )
@@ -442,7 +316,7 @@ class Pipeline(Game[State, Move]):
         if right:
             return replace(state, winner=seat)
         wrong = state.wrong[seat] + 1
-        return replace(state, wrong=_set(state.wrong, seat, wrong), owed=_set(state.owed, seat, wrong))
+        return replace(state, wrong=set_seat(state.wrong, seat, wrong), owed=set_seat(state.owed, seat, wrong))
 
     def notation(self, move: Move) -> str:
         if isinstance(move, PlaceCoin):
@@ -486,7 +360,7 @@ class Pipeline(Game[State, Move]):
             if owed:
                 return (
                     f"Probe two pawns, e.g. B@C3,W@A1 or C3-D3,Y@A2; you owe "
-                    f"{_plural(owed, 'probe')} before you may guess again."
+                    f"{plural(owed, 'probe')} before you may guess again."
                 )
             return "Probe two pawns (e.g. B@C3,W@A1) or guess the holes (e.g. guess A2,B3,C4)."
         return None
@@ -640,136 +514,6 @@ def _decode_entry(item: dict[str, Any]) -> Entry:
         tuple((cell, Reading(value)) for cell, value in pipe) for pipe in item["readings"]
     )
     return ProbeEntry(item["seat"], Probe((a, b)), (head_r, tail_r))
-
-
-# ----- rendering -----------------------------------------------------------------------------
-
-PIPE_LEGEND = "Pipelines: H head, T tail, * hole, o pipe, . no pipe; liquid flows H to T."
-BOARD_LEGEND = "Board: H head coin, T tail coin; B blue, Y yellow, W white pawn."
-
-
-def render_lines(state: State, viewer: Viewer) -> list[str]:
-    """Everything `viewer` may see: only their own pipeline until the game is over."""
-    over = state.phase is Phase.OVER
-    shown = [seat for seat in (0, 1) if state.pipes[seat] is not None and (over or viewer == seat)]
-    blocks = [titled("Board", draw_board(state.head, state.tail, state.board))]
-    for seat in shown:
-        pipe = state.pipes[seat]
-        assert pipe is not None
-        blocks.append(titled(_pipe_title(seat, viewer), draw_pipe(pipe)))
-    lines = side_by_side(blocks)
-    lines += ["", BOARD_LEGEND]
-    if shown:
-        lines.append(PIPE_LEGEND)
-    lines.append("")
-    lines += _pipe_lines(state, viewer)
-    if state.phase in (Phase.PLAY, Phase.OVER):
-        lines.append(_supply_line(state))
-        lines += ["", *_now_lines(state), "", *_guess_table(state), "", *_log_lines(state)]
-    return lines
-
-
-def _pipe_title(seat: int, viewer: Viewer) -> str:
-    return "Your pipeline" if seat == viewer else f"{SEATS[seat]}'s pipeline"
-
-
-def _pipe_lines(state: State, viewer: Viewer) -> list[str]:
-    over = state.phase is Phase.OVER
-    lines = []
-    for seat, name in enumerate(SEATS):
-        pipe = state.pipes[seat]
-        label = f"Your pipeline ({name})" if seat == viewer else f"{name}'s pipeline"
-        if pipe is not None and (over or seat == viewer):
-            holes = ", ".join(pipe.sorted_holes())
-            lines.append(f"{label}: {pipe.notation()}  (holes {holes})")
-        elif state.phase is Phase.PIPES or pipe is None:
-            lines.append(f"{label}: {'sent' if pipe is not None else 'not sent yet'}.")
-        else:
-            lines.append(f"{label}: secret until the game ends.")
-    return lines
-
-
-def _supply_line(state: State) -> str:
-    left = state.supply()
-    parts = [f"{left[c]} {c.word}" for c in (Colour.BLUE, Colour.YELLOW, Colour.WHITE)]
-    return "Pawns off the board: " + ", ".join(parts) + "."
-
-
-def readings_table(head_r: PipeReadings, tail_r: PipeReadings, first: str) -> list[str]:
-    """One column per white pawn, one row per pipeline."""
-    cells = [cell for cell, _ in head_r]
-    lines = [f"{first:<24}" + "".join(f"{cell:<8}" for cell in cells)]
-    for name, pipe in zip(SEATS, (head_r, tail_r)):
-        row = f"  on {name}'s pipeline".ljust(24)
-        lines.append((row + "".join(f"{r.value:<8}" for _, r in pipe)).rstrip())
-    return [line.rstrip() for line in lines]
-
-
-def _now_lines(state: State) -> list[str]:
-    latest = state.last_readings()
-    if latest is None or not latest[0]:
-        return ["No white pawn is on the board yet, so nothing has been read."]
-    return readings_table(*latest, first="White pawns now read:")
-
-
-def _guess_table(state: State) -> list[str]:
-    lines = ["        Wrong guesses   Probes owed before guessing"]
-    for seat, name in enumerate(SEATS):
-        lines.append(f"  {name:<6}{state.wrong[seat]:<16}{state.owed[seat]}")
-    return lines
-
-
-def _log_lines(state: State) -> list[str]:
-    if not state.log:
-        return ["No probes or guesses yet."]
-    lines = ["Probes and guesses, with what the white pawns read on each pipeline:"]
-    for number, entry in enumerate(state.log, start=1):
-        start = f"{number:>4}. {SEATS[entry.seat]:<5} "
-        if isinstance(entry, GuessEntry):
-            verdict = "right" if entry.right else "wrong"
-            lines.append(f"{start}guess {','.join(entry.guess.cells)}  {verdict}")
-            continue
-        text = ",".join(step.notation() for step in entry.probe.steps)
-        for i, (name, pipe) in enumerate(zip(SEATS, entry.readings)):
-            found = "  ".join(f"{cell} {r.value:<6}" for cell, r in pipe) or "(no white pawn)"
-            prefix = f"{start}{text:<11}" if i == 0 else " " * (len(start) + 11)
-            lines.append(f"{prefix} {name}'s: {found}".rstrip())
-    return lines
-
-
-# ----- the help page's worked example ---------------------------------------------------------
-
-EXAMPLE_PIPE = Pipe(
-    ("A1", "A2", "A3", "B3", "B2", "C2", "C3", "D3", "D2", "D1"),
-    frozenset({"B2", "C3", "D2"}),
-)
-EXAMPLE_PAWNS = {
-    "A2": Colour.BLUE,
-    "A3": Colour.YELLOW,
-    "C4": Colour.YELLOW,
-    "A1": Colour.WHITE,
-    "A4": Colour.WHITE,
-    "B2": Colour.WHITE,
-    "C2": Colour.WHITE,
-}
-
-
-def help_figures() -> dict[str, list[str]]:
-    """The drawings the help page's {{placeholders}} stand for."""
-    example = readings(EXAMPLE_PIPE, EXAMPLE_PAWNS)
-    figures = side_by_side(
-        [
-            titled("Board", draw_board("A1", "D1", EXAMPLE_PAWNS)),
-            titled("The pipeline", draw_pipe(EXAMPLE_PIPE)),
-            titled("Its liquid", draw_liquid(EXAMPLE_PIPE, EXAMPLE_PAWNS)),
-        ],
-        gap=3,
-    )
-    table = [
-        f"{'White pawn on':<16}" + "".join(f"{cell:<8}" for cell, _ in example),
-        f"{'reads':<16}" + "".join(f"{r.value:<8}" for _, r in example),
-    ]
-    return {"example": figures, "example-readings": [line.rstrip() for line in table]}
 
 
 GAME = Pipeline()

@@ -1,0 +1,150 @@
+"""What a Pipeline viewer sees: the board, their own pipe, readings, guesses and the log."""
+
+from __future__ import annotations
+
+from pbm.games.base import Viewer
+from pbm.games.pipeline_draw import draw_board, draw_liquid, draw_pipe, side_by_side, titled
+from pbm.games.pipeline_flow import Colour, Pipe, readings
+from pbm.games.pipeline_state import (
+    SEATS,
+    GuessEntry,
+    Phase,
+    PipeReadings,
+    State,
+)
+
+
+PIPE_LEGEND = "Pipelines: H head, T tail, * hole, o pipe, . no pipe; liquid flows H to T."
+BOARD_LEGEND = "Board: H head coin, T tail coin; B blue, Y yellow, W white pawn."
+
+
+def render_lines(state: State, viewer: Viewer) -> list[str]:
+    """Everything `viewer` may see: only their own pipeline until the game is over."""
+    over = state.phase is Phase.OVER
+    shown = [seat for seat in (0, 1) if state.pipes[seat] is not None and (over or viewer == seat)]
+    blocks = [titled("Board", draw_board(state.head, state.tail, state.board))]
+    for seat in shown:
+        pipe = state.pipes[seat]
+        assert pipe is not None
+        blocks.append(titled(_pipe_title(seat, viewer), draw_pipe(pipe)))
+    lines = side_by_side(blocks)
+    lines += ["", BOARD_LEGEND]
+    if shown:
+        lines.append(PIPE_LEGEND)
+    lines.append("")
+    lines += _pipe_lines(state, viewer)
+    if state.phase in (Phase.PLAY, Phase.OVER):
+        lines.append(_supply_line(state))
+        lines += ["", *_now_lines(state), "", *_guess_table(state), "", *_log_lines(state)]
+    return lines
+
+
+def _pipe_title(seat: int, viewer: Viewer) -> str:
+    return "Your pipeline" if seat == viewer else f"{SEATS[seat]}'s pipeline"
+
+
+def _pipe_lines(state: State, viewer: Viewer) -> list[str]:
+    if state.phase in (Phase.HEAD_COIN, Phase.TAIL_COIN):
+        return []
+    over = state.phase is Phase.OVER
+    lines = []
+    for seat, name in enumerate(SEATS):
+        pipe = state.pipes[seat]
+        label = f"Your pipeline ({name})" if seat == viewer else f"{name}'s pipeline"
+        if pipe is not None and (over or seat == viewer):
+            lines.append(f"{label}: {pipe.notation()}")
+            lines.append(f"  with its holes on {_and(pipe.sorted_holes())}.")
+        elif pipe is None:
+            lines.append(f"{label}: not sent yet.")
+        elif state.phase is Phase.PIPES:
+            lines.append(f"{label}: sent.")
+        else:
+            lines.append(f"{label}: secret until the game ends.")
+    return lines
+
+
+def _and(words: list[str]) -> str:
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _supply_line(state: State) -> str:
+    left = state.supply()
+    parts = [f"{left[c]} {c.word}" for c in (Colour.BLUE, Colour.YELLOW, Colour.WHITE)]
+    return "Pawns off the board: " + ", ".join(parts) + "."
+
+
+def readings_table(head_r: PipeReadings, tail_r: PipeReadings, first: str) -> list[str]:
+    """One column per white pawn, one row per pipeline."""
+    cells = [cell for cell, _ in head_r]
+    lines = [f"{first:<24}" + "".join(f"{cell:<8}" for cell in cells)]
+    for name, pipe in zip(SEATS, (head_r, tail_r)):
+        row = f"  on {name}'s pipeline".ljust(24)
+        lines.append((row + "".join(f"{r.value:<8}" for _, r in pipe)).rstrip())
+    return [line.rstrip() for line in lines]
+
+
+def _now_lines(state: State) -> list[str]:
+    latest = state.last_readings()
+    if latest is None or not latest[0]:
+        return ["No white pawn is on the board yet, so nothing has been read."]
+    return readings_table(*latest, first="White pawns now read:")
+
+
+def _guess_table(state: State) -> list[str]:
+    lines = ["        Wrong guesses   Probes owed before guessing"]
+    for seat, name in enumerate(SEATS):
+        lines.append(f"  {name:<6}{state.wrong[seat]:<16}{state.owed[seat]}")
+    return lines
+
+
+def _log_lines(state: State) -> list[str]:
+    if not state.log:
+        return ["No probes or guesses yet."]
+    lines = ["Probes and guesses, with what the white pawns read on each pipeline:"]
+    for number, entry in enumerate(state.log, start=1):
+        start = f"{number:>4}. {SEATS[entry.seat]:<5} "
+        if isinstance(entry, GuessEntry):
+            verdict = "right" if entry.right else "wrong"
+            lines.append(f"{start}guess {','.join(entry.guess.cells)}  {verdict}")
+            continue
+        text = ",".join(step.notation() for step in entry.probe.steps)
+        for i, (name, pipe) in enumerate(zip(SEATS, entry.readings)):
+            found = "  ".join(f"{cell} {r.value:<6}" for cell, r in pipe) or "(no white pawn)"
+            prefix = f"{start}{text:<11}" if i == 0 else " " * (len(start) + 11)
+            lines.append(f"{prefix} {name}'s: {found}".rstrip())
+    return lines
+
+
+# ----- the help page's worked example ---------------------------------------------------------
+
+EXAMPLE_PIPE = Pipe(
+    ("A1", "A2", "A3", "B3", "B2", "C2", "C3", "D3", "D2", "D1"),
+    frozenset({"B2", "C3", "D2"}),
+)
+EXAMPLE_PAWNS = {
+    "A2": Colour.BLUE,
+    "A3": Colour.YELLOW,
+    "C4": Colour.YELLOW,
+    "A1": Colour.WHITE,
+    "A4": Colour.WHITE,
+    "B2": Colour.WHITE,
+    "C2": Colour.WHITE,
+}
+
+
+def help_figures() -> dict[str, list[str]]:
+    """The drawings the help page's {{placeholders}} stand for."""
+    example = readings(EXAMPLE_PIPE, EXAMPLE_PAWNS)
+    figures = side_by_side(
+        [
+            titled("Board", draw_board("A1", "D1", EXAMPLE_PAWNS)),
+            titled("The pipeline", draw_pipe(EXAMPLE_PIPE)),
+            titled("Its liquid", draw_liquid(EXAMPLE_PIPE, EXAMPLE_PAWNS)),
+        ],
+        gap=3,
+    )
+    table = [
+        f"{'White pawn on':<16}" + "".join(f"{cell:<8}" for cell, _ in example),
+        f"{'reads':<16}" + "".join(f"{r.value:<8}" for _, r in example),
+    ]
+    return {"example": figures, "example-readings": [line.rstrip() for line in table]}
