@@ -11,10 +11,15 @@ from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses
 from html.parser import HTMLParser
 
+# is_command only knows the commands registered so far: import the modules that register them.
+from pbm.commands import accounts, game_commands  # noqa: F401
 from pbm.commands.grammar import is_command
 
 PREFIX = re.compile(r"^\s*((re|fwd?|aw|wg|sv|antw|tr)\s*(\[\d+\])?\s*:|\[[^\]]*\])\s*", re.I)
 QUOTE_INTRO = re.compile(r"^\s*(on\b.*wrote:|am\b.*schrieb.*:|le\b.*a écrit\s*:)\s*$", re.I)
+# Gmail wraps a long "On <date> <name> <address> wrote:" over two lines.
+WRAPPED_INTRO = re.compile(r"^\s*on\b", re.I)
+WRAPPED_INTRO_END = re.compile(r"\bwrote:\s*$", re.I)
 STOP_WORDS = {"end", "stop"}
 MAX_COMMAND_LINES = 100
 
@@ -162,6 +167,9 @@ def body_lines(body: str) -> list[str]:
             break
         if QUOTE_INTRO.match(line) or line.lower() in STOP_WORDS:
             break
+        if WRAPPED_INTRO_END.search(line) and lines and WRAPPED_INTRO.match(lines[-1]):
+            lines.pop()
+            break
         if line.startswith("-----") and "original message" in line.lower():
             break
         lines.append(line)
@@ -187,4 +195,7 @@ def commands(mail: InboundMail) -> Commands:
         comment = "\n".join(written).strip()
         return Commands([subject], comment or None)
     lines = [line for line in written if line]
+    if not lines and subject and subject.lower() != "multiple":
+        # Nothing in the body either: answer the Subject, so the reply says what is wrong.
+        return Commands([subject], None)
     return Commands(lines[:MAX_COMMAND_LINES], None)
