@@ -1,4 +1,4 @@
-"""Benchmark of Loophole's rule module: random games to the end, timing play() and the win check."""
+"""Loophole benchmark: random games to the end, timing play() and its win check per move."""
 
 from __future__ import annotations
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from pbm.commands.boards import Position, move_seen
 from pbm.commands.context import Context, Reply
 from pbm.commands.users import addresses_of
 
 RECENT_ROWS = 10  # rows of the move list in ordinary mails; `show` prints them all
 COLUMN = 20
+WIDTH = 76  # mail clients wrap longer lines, which would tear boards apart
 
 
 def turn_line(pos: Position) -> str:
@@ -27,30 +30,35 @@ def turn_line(pos: Position) -> str:
 
 
 def move_list(pos: Position, viewer: int | None, last_rows: int | None = RECENT_ROWS) -> str:
-    """Moves in columns, one column per seat, each entry with its move number."""
+    """Moves in columns, one column per seat, each entry with its move number.
+
+    Notations too long for side-by-side columns (a whole Outguess turn) get a line each.
+    """
     info = pos.game.info
     revealed = pos.outcome() is not None
-    header = "".join(
-        f"{info.seats[i]}: {pos.userid(i)}".ljust(COLUMN) for i in range(info.players)
-    )
+    names = [f"{info.seats[i]}: {pos.userid(i)}" for i in range(info.players)]
     rows: list[list[str]] = []
     last_seat = info.players
     for move in pos.board.moves[: pos.upto]:
         if move.seat <= last_seat:
             rows.append([""] * info.players)
         last_seat = move.seat
-        text = f"{move.number:>3}. {move_seen(move, viewer, revealed)}"
-        rows[-1][move.seat] = text
-    lines = [header.rstrip()]
-    shown = rows if last_rows is None else rows[-last_rows:]
-    if len(shown) < len(rows):
-        lines.append(f"  ({len(rows) - len(shown)} earlier rows not shown; "
+        rows[-1][move.seat] = f"{move.number:>3}. {move_seen(move, viewer, revealed)}"
+    cells = [cell for row in rows for cell in row] + names
+    width = max(COLUMN, *(len(cell) + 2 for cell in cells))
+    lines: list[str] = []
+    if width * info.players <= WIDTH:
+        lines.append("".join(n.ljust(width) for n in names).rstrip())
+        rendered = ["".join(cell.ljust(width) for cell in row).rstrip() for row in rows]
+    else:
+        lines.append("   ".join(names))
+        rendered = [f"{cell}  ({info.seats[seat]})" for row in rows
+                    for seat, cell in enumerate(row) if cell]
+    shown = rendered if last_rows is None else rendered[-last_rows:]
+    if len(shown) < len(rendered):
+        lines.append(f"  ({len(rendered) - len(shown)} earlier lines not shown; "
                      f"'{pos.board.game} show {pos.board.id}' lists them all)")
-    for row in shown:
-        lines.append(
-            "".join(cell.ljust(COLUMN) if i < len(row) - 1 else cell for i, cell in enumerate(row))
-            .rstrip()
-        )
+    lines += shown
     if not rows:
         lines.append("  (no moves yet)")
     return "\n".join(lines)
@@ -76,7 +84,7 @@ def board_text(
     outcome = pos.outcome()
     parts.append(turn_line(pos))
     if outcome is not None and outcome.reason:
-        parts.append(outcome.reason)
+        parts += textwrap.wrap(outcome.reason, WIDTH)
     if viewer is not None and viewer in pos.to_move():
         hint = pos.game.prompt(pos.state, viewer)
         if hint:

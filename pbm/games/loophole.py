@@ -14,6 +14,7 @@ from pbm.games.loophole_board import (
     COLUMNS,
     EMPTY,
     HOLE,
+    INITIAL_STONES,
     SIZE,
     STONE_CHARS,
     WINDOW_OF,
@@ -34,6 +35,7 @@ LAST_OPEN, LAST_CLOSE = "[", "]"
 STORED_HOLE = "-"  # how a window cell is spelt in encode(); blank would be easy to mangle
 
 _MOVE_RE = re.compile(r"^\s*([A-Za-z])\s*(\d{1,4})\s*$")
+_RIM_STONES = sum(len(stones) for stones in INITIAL_STONES)
 _COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
 
 # Empty cells nearest the centre first: the prompt suggests the first one still free.
@@ -74,7 +76,7 @@ class LoopholeState:
     @property
     def placed(self) -> int:
         """Stones placed by the players (the 24 rim stones not counted)."""
-        return CELL_COUNT - self.cells.count(EMPTY) - self.cells.count(HOLE) - 24
+        return CELL_COUNT - self.cells.count(EMPTY) - self.cells.count(HOLE) - _RIM_STONES
 
     @property
     def seat_to_move(self) -> int:
@@ -209,9 +211,9 @@ def read_cell(text: str) -> int:
     """The cell index named by `text`; InvalidMove/IllegalMove when it names no cell."""
     match = _MOVE_RE.match(text)
     if match is None:
-        shown = text.strip() or "an empty move"
+        shown = f"'{text.strip()}'" if text.strip() else "an empty move"
         raise InvalidMove(
-            f"Cannot read '{shown}' as a Loophole move: write one cell, a column letter A-S"
+            f"Cannot read {shown} as a Loophole move: write one cell, a column letter A-S"
             f" and a row number 1-19, e.g. {EXAMPLE}."
         )
     letter, row = match[1].upper(), int(match[2])
@@ -236,33 +238,35 @@ def cells_from_rows(rows: Iterable[str]) -> bytes:
 
 
 # ----- the board as text --------------------------------------------------------------------
-# Columns of the printed row: row number, two spaces, the left 'O' border, then a cell every
-# second character. The character before and after each cell is a space, except around the
-# last stone placed, which stands in brackets like [#] without moving any column.
-_FIRST_CELL = 6
-_WIDTH = _FIRST_CELL + 2 * SIZE + 1
+# A row is printed as its number, two spaces, then a strip: the left 'O' border, a cell every
+# second character, the right 'O' border. The character either side of a cell is a space,
+# except around the last stone placed, which stands in brackets like [#] without moving any
+# column.
+_INDENT = 6  # where cell A sits in every line, letters and '#' rows included
+_STRIP = 2 * SIZE + 3  # 'O', then ' x' per cell, then ' O'
 
 
 def _frame_line(chars: str) -> str:
-    return " " * _FIRST_CELL + " ".join(chars)
+    return " " * _INDENT + " ".join(chars)
+
+
+def _row_strip(state: LoopholeState, row: int) -> str:
+    strip = [" "] * _STRIP
+    strip[0] = strip[-1] = "O"
+    for col in range(SIZE):
+        strip[2 + 2 * col] = STONE_CHARS[state.cells[index(col, row)]]
+    if state.last >= 0 and state.last // SIZE == row:
+        at = 2 + 2 * (state.last % SIZE)
+        strip[at - 1], strip[at + 1] = LAST_OPEN, LAST_CLOSE
+    return "".join(strip)
 
 
 def board_text(state: LoopholeState) -> str:
     """The board in the source's layout, columns aligned, windows blank, last stone marked."""
     letters = _frame_line(COLUMNS)
     edge = _frame_line("#" * SIZE)
-    lines = [letters, edge]
-    for row in range(SIZE):
-        line = [" "] * _WIDTH
-        line[_FIRST_CELL - 2] = line[_WIDTH - 1] = "O"
-        for col in range(SIZE):
-            line[_FIRST_CELL + 2 * col] = STONE_CHARS[state.cells[index(col, row)]]
-        if state.last >= 0 and state.last // SIZE == row:
-            at = _FIRST_CELL + 2 * (state.last % SIZE)
-            line[at - 1], line[at + 1] = LAST_OPEN, LAST_CLOSE
-        lines.append(f"{row + 1:>2}  " + "".join(line[_FIRST_CELL - 2 :]) + f"  {row + 1}")
-    lines += [edge, letters]
-    return "\n".join(lines) + "\n"
+    rows = [f"{row + 1:>2}  {_row_strip(state, row)}  {row + 1}" for row in range(SIZE)]
+    return "\n".join([letters, edge, *rows, edge, letters]) + "\n"
 
 
 STATUS_WIDTH = 72  # leaves room for the help page's indent within 78 columns

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from pbm.games.base import Game, GameInfo, IllegalMove, Outcome, Viewer
 from pbm.games.outguess_notation import (
+    COLUMNS,
     SIZE,
     Action,
     Drop,
@@ -135,7 +136,6 @@ class _Sim:
         self.count = 0
         self.done = 0
         self.end: str | None = None  # why the game ended during this turn
-        self.ended_by: int = 0  # the item number that ended it
 
     def copy(self) -> _Sim:
         twin = object.__new__(_Sim)
@@ -226,7 +226,9 @@ def _check_step(sim: _Sim, item: StepItem, number: int) -> Step:
                 f"{head} the piece on {where} is {side} up, and a {side} piece steps {way}"
                 f" only (to {names(targets)})."
             )
-        raise IllegalMove(f"{head} a step goes to a neighbouring square; {to} is not next to {where}.")
+        raise IllegalMove(
+            f"{head} a step goes to a neighbouring square; {to} is not next to {where}."
+        )
     capture = sim.board[item.dst] is not None
     if item.marked and not capture:
         raise IllegalMove(f"{head} {to} is empty, so nothing is captured; write `{where}-{to}`.")
@@ -266,8 +268,9 @@ def _check_drop(sim: _Sim, item: DropItem, number: int) -> Drop:
     return Drop(item.dst, item.heads, anchor, show_anchor=len(anchors) > 1)
 
 
-def _check_guess(board: list[Piece | None] | Board, named: int, item: GuessItem, number: int,
-                 after_moves: bool) -> int:
+def _check_guess(
+    board: Sequence[Piece | None], named: int, item: GuessItem, number: int, after_moves: bool
+) -> int:
     """The guess must name a square holding a piece of `named` (the seat about to move)."""
     piece = board[item.square]
     if piece is not None and piece.owner == named:
@@ -275,7 +278,7 @@ def _check_guess(board: list[Piece | None] | Board, named: int, item: GuessItem,
     where, whose = cell_name(item.square), SEATS[named]
     when = " after your moves" if after_moves else ""
     holds = "is empty" if piece is None else f"holds {piece.described}"
-    example = next(s for s in SQUARES if (p := board[s]) is not None and p.owner == named)
+    example = _pieces_of(board, named)[0]
     raise IllegalMove(
         f"Item {number} (`{item.text}`): {where} {holds}{when}; name the square of one of"
         f" {whose}'s pieces, e.g. `guess {cell_name(example)}`."
@@ -287,8 +290,9 @@ def _check_first_guess(state: OutguessState, items: list[Item]) -> Turn:
     for number, item in enumerate(items, 1):
         if not isinstance(item, GuessItem):
             raise IllegalMove(
-                f"Item {number} (`{item.text}`): {mover} moves first, so your first line is only"
-                f" your guess naming one of {mover}'s pieces, e.g. `guess E{HOME_ROWS[state.mover]}`."
+                f"Item {number} (`{item.text}`): {mover} moves first, so your first line is"
+                f" only your guess naming one of {mover}'s pieces, e.g."
+                f" `guess E{HOME_ROWS[state.mover]}`."
             )
         if number > 1:
             raise IllegalMove(f"Item {number} (`{item.text}`): send one guess only.")
@@ -298,6 +302,12 @@ def _check_first_guess(state: OutguessState, items: list[Item]) -> Turn:
 
 
 def _check_turn(state: OutguessState, items: list[Item]) -> Turn:
+    """Check a whole line on a working copy, so that a bad line changes nothing.
+
+    The allotment is always due in full unless a move ends the game: the mover can never
+    run out of moves mid-turn, since every piece can step (capturing if need be) and the
+    piece that steps stays on the board.
+    """
     sim = _Sim(state)
     allotment = plural(state.allotment, "move")
     actions: list[Action] = []
@@ -306,10 +316,10 @@ def _check_turn(state: OutguessState, items: list[Item]) -> Turn:
         if sim.end is not None:
             if isinstance(item, GuessItem):
                 continue  # a winning line needs no guess; one sent anyway is dropped
-            won_by = items[sim.ended_by - 1].text
+            # Only moves come before the guess, so the winning move is item number `done`.
             raise IllegalMove(
-                f"Item {number} (`{item.text}`): the game is already won by item {sim.ended_by}"
-                f" (`{won_by}`); leave out everything after it."
+                f"Item {number} (`{item.text}`): the game is already won by item {sim.done}"
+                f" (`{items[sim.done - 1].text}`); leave out everything after it."
             )
         if isinstance(item, GuessItem):
             if number != len(items):
@@ -334,7 +344,6 @@ def _check_turn(state: OutguessState, items: list[Item]) -> Turn:
         else:
             action = _check_drop(sim, item, number)
         sim.apply(action)
-        sim.ended_by = number
         actions.append(action)
     if sim.end is None and guess is None:
         if sim.done < state.allotment:
@@ -342,8 +351,7 @@ def _check_turn(state: OutguessState, items: list[Item]) -> Turn:
                 f"Your line has only {plural(sim.done, 'move')}, but your allotment this turn is"
                 f" {allotment}; add {state.allotment - sim.done} more, then your guess."
             )
-        target = next(s for s in SQUARES if (p := sim.board[s]) is not None
-                      and p.owner == sim.opponent)
+        target = _pieces_of(sim.board, sim.opponent)[0]
         raise IllegalMove(
             f"Your line ends after item {len(items)} without a guess: add `guess <square>`"
             f" naming one of {SEATS[sim.opponent]}'s pieces, e.g. `guess {cell_name(target)}`."
@@ -393,9 +401,7 @@ class Outguess(Game[OutguessState, Turn]):
         )
         if sim.end is not None:
             return replace(after, winner=state.mover, reason=sim.end)
-        return replace(
-            after, mover=state.guesser, allotment=1 + sim.count, guess=move.guess
-        )
+        return replace(after, mover=state.guesser, allotment=1 + sim.count, guess=move.guess)
 
     def notation(self, move: Turn) -> str:
         return str(move)
@@ -435,7 +441,7 @@ class Outguess(Game[OutguessState, Turn]):
             actions.append(action)
         if sim.end is not None:
             return Turn(tuple(actions), None)
-        return Turn(tuple(actions), rng.choice(_pieces_of(tuple(sim.board), sim.opponent)))
+        return Turn(tuple(actions), rng.choice(_pieces_of(sim.board, sim.opponent)))
 
     def prompt(self, state: OutguessState, seat: int) -> str | None:
         if self.result(state) is not None:
@@ -498,7 +504,7 @@ class Outguess(Game[OutguessState, Turn]):
         return page.replace(HELP_AFTER_MARK, _indent(board_lines(after.board)))
 
 
-def _pieces_of(board: Board, seat: int) -> list[int]:
+def _pieces_of(board: Sequence[Piece | None], seat: int) -> list[int]:
     return [s for s in SQUARES if (p := board[s]) is not None and p.owner == seat]
 
 
@@ -512,7 +518,7 @@ def _lines(sim: _Sim, allotment: int, done: tuple[Action, ...]) -> Iterator[Turn
         yield Turn(done, None)
         return
     if sim.done == allotment:
-        for square in _pieces_of(tuple(sim.board), sim.opponent):
+        for square in _pieces_of(sim.board, sim.opponent):
             yield Turn(done, square)
         return
     for action in sim.actions():
@@ -528,12 +534,12 @@ def _piece_from_label(label: str) -> Piece | None:
 
 
 def _square_named(name: str) -> int:
-    return square_at("ABCDEFGH".index(name[0]), int(name[1:]))
+    return square_at(COLUMNS.index(name[0]), int(name[1:]))
 
 
 def board_lines(board: Board) -> list[str]:
     """The board grid with coordinates, row 1 at the top, home rows labelled."""
-    header = "     " + "  ".join(f"{c:<2}" for c in "ABCDEFGH")
+    header = "     " + "  ".join(f"{c:<2}" for c in COLUMNS)
     lines = [header.rstrip()]
     for row in range(1, SIZE + 1):
         cells = [board[square_at(col, row)] for col in range(SIZE)]

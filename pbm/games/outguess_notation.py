@@ -17,9 +17,10 @@ HOW_TO_WRITE = (
 )
 
 _CELL = r"[a-z]\d+"
+# Mail programs like to turn `-` into a dash, so dashes are read as `-` too.
 _ITEM_RE = re.compile(
     rf"""
-    (?P<step>(?P<src>{_CELL})\s*(?P<op>[-x])\s*(?P<dst>{_CELL}))
+    (?P<step>(?P<src>{_CELL})\s*(?P<op>[-x\u2013\u2014])\s*(?P<dst>{_CELL}))
     | (?P<drop>\+\s*(?P<at>{_CELL})\s*(?P<side>[a-z](?![a-z0-9]))?(?:\s*/\s*(?P<anchor>{_CELL}))?)
     | (?P<guess>guess\s*[:=]?\s*(?P<named>{_CELL})?)
     """,

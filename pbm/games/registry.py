@@ -12,6 +12,8 @@ from pbm.games.base import Game, UserError
 # `pbm process` handles one mail and should only import the rule module it needs.
 BUILTIN: dict[str, str] = {
     "trou": "pbm.games.trou",
+    "outguess": "pbm.games.outguess",
+    "loophole": "pbm.games.loophole",
 }
 
 ENTRY_POINT_GROUP = "pbm.games"

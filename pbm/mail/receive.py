@@ -93,7 +93,8 @@ def handle(session: Session, config: Config, record: InboundMessage) -> list[Out
     except Exception:
         record.status, record.error = "failed", traceback.format_exc()
         log.exception("inbound mail %s failed", record.id)
-        sorry = Reply((mail.sender,), f"pbm: could not process: {mail.subject}"[:200], FAILED)
+        # The Subject may hold a password, so the apology does not quote it.
+        sorry = Reply((mail.sender,), "pbm: your mail is waiting for the operator", FAILED)
         return queue(session, config, [sorry], record, mail)
 
 

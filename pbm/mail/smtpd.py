@@ -16,7 +16,7 @@ from pbm.mail.delivery import deliver_pending
 from pbm.mail.receive import Received, receive
 
 log = logging.getLogger(__name__)
-DELIVERY_POLL_SECONDS = 5.0
+DELIVERY_POLL_SECONDS = 1.0  # also how soon a retry that has come due goes out
 
 
 class InboundHandler:

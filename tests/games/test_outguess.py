@@ -25,22 +25,32 @@ from pbm.games.outguess_notation import Drop, Step, Turn, cell_name
 from tests.games.playout import random_playout, replay
 
 WHITE, BLACK = 0, 1
-LABELS = {"Wt": Piece(WHITE, False), "Wh": Piece(WHITE, True),
-          "Bt": Piece(BLACK, False), "Bh": Piece(BLACK, True), ".": None}
+LABELS = {
+    "Wt": Piece(WHITE, False),
+    "Wh": Piece(WHITE, True),
+    "Bt": Piece(BLACK, False),
+    "Bh": Piece(BLACK, True),
+    ".": None,
+}
 
 
 def sq(name: str) -> int:
     return (int(name[1:]) - 1) * 8 + "ABCDEFGH".index(name[0].upper())
 
 
-def position(diagram: str, *, mover: int = WHITE, allotment: int = 1, guess: str | None = None,
-             reserves: tuple[int, int] = (0, 0)) -> OutguessState:
+def position(
+    diagram: str,
+    *,
+    mover: int = WHITE,
+    allotment: int = 1,
+    guess: str | None = None,
+    reserves: tuple[int, int] = (0, 0),
+) -> OutguessState:
     """A state from 8 rows of 8 tokens (Wt, Wh, Bt, Bh or .), row 1 first."""
     rows = [line.split() for line in diagram.strip().splitlines()]
     assert len(rows) == 8 and all(len(row) == 8 for row in rows)
     board = tuple(LABELS[token] for row in rows for token in row)
-    return OutguessState(board, reserves, mover, allotment,
-                         None if guess is None else sq(guess))
+    return OutguessState(board, reserves, mover, allotment, None if guess is None else sq(guess))
 
 
 def play_line(state: OutguessState, text: str) -> OutguessState:
@@ -218,7 +228,7 @@ def test_drop_errors() -> None:
         "Item 2 (`+D3h`): none of your tails pieces is next to D3, so nothing can anchor the"
         " drop."
     )
-    # A heads piece is no anchor: D6 touches only the heads piece on D5 and the tails on D7.
+    # A heads piece is no anchor: once D7 has left, D4 touches only White's heads piece D5.
     assert refused(state, "D7-C7, +D4h, guess E4") == (
         "Item 2 (`+D4h`): none of your tails pieces is next to D4, so nothing can anchor the"
         " drop."
@@ -316,6 +326,8 @@ def test_allotment_carried_over_many_turns() -> None:
         assert (state.mover, state.allotment) == (mover, allotment), text
         assert (None if state.last is None else state.last.count) == count, text
         assert f"{('White', 'Black')[mover]} to move: {allotment} move" in GAME.render(state, None)
+        if state.guess is not None:
+            assert GAME.prompt(state, mover).startswith(f"Send {allotment} move")
     final = play_line(state, GAME_LINES[-1])
     outcome = GAME.result(final)
     assert outcome is not None and outcome.winners == {WHITE}
@@ -340,8 +352,8 @@ def test_full_game_by_mail_replays_from_its_log() -> None:
 
 # ----- the end -----------------------------------------------------------------------------
 NEAR_THE_END = """
-Bt Bt Bt .  .  Bt Bt Bt
-.  Wt .  Wh .  .  .  .
+Bt Bt Bt Bt .  Bt Bt Bt
+.  Wt .  Wh Wt .  .  .
 .  .  .  .  .  .  .  .
 .  .  .  .  .  .  .  .
 .  .  .  .  .  .  .  .
@@ -353,26 +365,297 @@ Wt Wt .  Wt .  Wt Wt Wt
 
 def test_winning_mid_allotment_needs_no_guess_and_ends_the_turn() -> None:
     state = position(NEAR_THE_END, allotment=3, guess="D2", reserves=(1, 0))
-    won = GAME.parse(state, WHITE, "D2-D1")
-    assert won == Turn((Step(sq("D2"), sq("D1")),), None)
+    won = GAME.parse(state, WHITE, "B2-C2, D2-D1")
+    assert won == Turn((Step(sq("B2"), sq("C2")), Step(sq("D2"), sq("D1"), True)), None)
+    assert GAME.notation(won) == "B2-C2, D2xD1"
     after = GAME.play(state, WHITE, won)
     assert GAME.result(after).winners == {WHITE}
     assert GAME.result(after).reason == "White reached Black's home row (row 1) on D1."
     assert after.last == LastTurn(WHITE, sq("D2"), 1)
+    assert after.reserves == (1, 1)
     assert GAME.to_move(after) == frozenset()
     # A guess sent anyway is dropped; moves after the winning one are refused.
-    assert GAME.notation(GAME.parse(state, WHITE, "D2-D1, guess A1")) == "D2-D1"
-    assert refused(state, "D2-D1, D1-D2, guess A1") == (
-        "Item 2 (`D1-D2`): the game is already won by item 1 (`D2-D1`); leave out everything"
+    assert GAME.notation(GAME.parse(state, WHITE, "D2xD1, guess A1")) == "D2xD1"
+    assert refused(state, "D2xD1, D1-D2, guess A1") == (
+        "Item 2 (`D1-D2`): the game is already won by item 1 (`D2xD1`); leave out everything"
         " after it."
     )
-    # Entering the home row by a capture wins too, and so does a drop (anchored on B2).
-    by_capture = play_line(state, "D2-C2? ".replace("? ", "") + "") if False else None
-    assert by_capture is None
+    # Without a win the whole allotment is still due.
+    assert refused(state, "B2-C2, guess A1") == (
+        "Item 2 (`guess A1`) comes after only 1 move, but your allotment this turn is 3 moves;"
+        " add 2 more before the guess."
+    )
 
 
-def test_wins_by_capture_and_by_drop_into_the_home_row() -> None:
-    state = position(NEAR_THE_END, allotment=3, guess="D2", reserves=(1, 0))
-    taken = play_line(state, "B2-C2, B2-A2? ".replace(", B2-A2? ", "") + ", C2-D2? "
-                      .replace(", C2-D2? ", "")) if False else None
-    assert taken is None
+def test_wins_by_drop_and_by_black_reaching_row_8() -> None:
+    state = position(NEAR_THE_END, allotment=2, guess="D2", reserves=(1, 0))
+    dropped = play_line(state, "+E1t")  # anchored on E2, the only tails piece beside E1
+    assert GAME.result(dropped).winners == {WHITE}
+    assert dropped.last.count == 0
+    black = position(NEAR_THE_END, mover=BLACK, allotment=2, guess="E7")
+    won = play_line(black, "E7-E8")
+    assert GAME.result(won).winners == {BLACK}
+    assert GAME.result(won).reason == "Black reached White's home row (row 8) on E8."
+    assert "Revealed: for that turn White had named the piece on E7." in GAME.render(won, BLACK)
+
+
+LAST_BLACK_PIECE = """
+.  .  .  .  .  .  .  .
+.  .  .  .  .  .  .  .
+.  .  .  .  .  .  .  .
+.  .  .  .  Bt Wt .  .
+.  .  .  .  .  .  .  .
+.  .  .  .  .  .  .  .
+.  .  .  .  .  .  .  .
+Wt Wt .  Wt .  Wt Wt Wt
+"""
+
+
+def test_no_legal_move_loses_at_once() -> None:
+    state = position(LAST_BLACK_PIECE, allotment=3, guess="F4", reserves=(0, 7))
+    # Capturing Black's last piece leaves Black without a move: the game ends there, the
+    # rest of White's moves are not played and no guess is needed.
+    after = play_line(state, "F4xE4")
+    outcome = GAME.result(after)
+    assert outcome is not None and outcome.winners == {WHITE}
+    assert outcome.reason == "Black has no piece left on the board, so no legal move."
+    assert GAME.to_move(after) == frozenset()
+    assert after.last.count == 1
+    assert refused(state, "F4xE4, E4-E3, guess A1") == (
+        "Item 2 (`E4-E3`): the game is already won by item 1 (`F4xE4`); leave out everything"
+        " after it."
+    )
+    # A mover who starts a turn without a piece on the board has lost, however it came about.
+    stuck = replace(after, mover=BLACK, allotment=1, guess=sq("A8"), winner=None, reason="")
+    outcome = GAME.result(stuck)
+    assert outcome is not None and outcome.winners == {WHITE}
+    assert outcome.reason == "Black has no legal move at the start of the turn."
+    assert GAME.to_move(stuck) == frozenset()
+    assert list(GAME.legal_moves(stuck, BLACK)) == []
+
+
+# ----- reading lines -----------------------------------------------------------------------
+def test_line_count_and_guess_errors() -> None:
+    state = position(MIDDLE, allotment=2, guess="D7")
+    assert refused(state, "D5-D4, guess E4") == (
+        "Item 2 (`guess E4`) comes after only 1 move, but your allotment this turn is 2 moves;"
+        " add 1 more before the guess."
+    )
+    assert refused(state, "D5-D4, D4-D3, D3-D2, guess E4") == (
+        "Item 3 (`D3-D2`) would be move 3, but your allotment this turn is 2 moves; end the"
+        " line with your guess."
+    )
+    assert refused(state, "D5-D4") == (
+        "Your line has only 1 move, but your allotment this turn is 2 moves; add 1 more, then"
+        " your guess."
+    )
+    assert refused(state, "D5-D4, D4-D3") == (
+        "Your line ends after item 2 without a guess: add `guess <square>` naming one of"
+        " Black's pieces, e.g. `guess A1`."
+    )
+    assert refused(state, "guess E4, D5-D4, D4-D3") == (
+        "Item 1 (`guess E4`): the guess comes last, after all your moves."
+    )
+    assert refused(state, "D5-D4, D4-D3, guess D3") == (
+        "Item 3 (`guess D3`): D3 holds White's heads piece after your moves; name the square"
+        " of one of Black's pieces, e.g. `guess A1`."
+    )
+    assert refused(state, "D5-D4, D4-D3, guess D5") == (
+        "Item 3 (`guess D5`): D5 is empty after your moves; name the square of one of Black's"
+        " pieces, e.g. `guess A1`."
+    )
+
+
+def test_syntax_errors_say_how_to_write_a_line() -> None:
+    state = position(MIDDLE, allotment=2, guess="D7")
+    how = (
+        "write steps like `A8-B8`, drops like `+C7h` (heads up) or `+C7t` (tails up),"
+        " `+C7h/C8` to name the anchor, and end with your guess, e.g. `guess E1`."
+    )
+    assert refused(state, "  ", InvalidMove) == f"Your move is empty: {how}"
+    assert refused(state, "D5-D4, jump D4, guess E4", InvalidMove) == (
+        f"Item 2 (`jump D4`) is not a move: {how}"
+    )
+    assert refused(state, "D5-D4, D4-D3, guess", InvalidMove) == (
+        "Item 3 (`guess`): a guess names the square of one of your opponent's pieces,"
+        " e.g. `guess E1`."
+    )
+    assert refused(state, "D5-D4, D4-D3, guess E9", InvalidMove) == (
+        "Item 3 (`guess E9`): there is no square E9; the board runs from A1 to H8."
+    )
+    assert refused(state, "D5-D4, J4-J3, guess E4", InvalidMove) == (
+        "Item 2 (`J4-J3`): there is no square J4; the board runs from A1 to H8."
+    )
+
+
+def test_spacing_case_and_separators_are_forgiven() -> None:
+    state = position(MIDDLE, allotment=2, guess="D7", reserves=(1, 0))
+    texts = ("d5-d4 +c7H guess e4", "D5 - D4; + C7 h ;GUESS: e4", "D5\u2013D4,+C7h,guess=E4")
+    for text in texts:
+        assert GAME.notation(GAME.parse(state, WHITE, text)) == "D5-D4, +C7h, guess E4"
+
+
+# ----- secrecy -----------------------------------------------------------------------------
+def test_move_text_hides_the_guess_from_all_but_its_author() -> None:
+    state = GAME.start({}, 0)
+    first = GAME.parse(state, BLACK, "guess E8")
+    assert GAME.move_text(state, BLACK, first, BLACK) == "guess E8"
+    assert GAME.move_text(state, BLACK, first, WHITE) == "guess ..."
+    assert GAME.move_text(state, BLACK, first, None) == "guess ..."
+    state = GAME.play(state, BLACK, first)
+    line = GAME.parse(state, WHITE, "A8-B8, guess E1")
+    assert GAME.move_text(state, WHITE, line, WHITE) == "A8xB8, guess E1"
+    assert GAME.move_text(state, WHITE, line, BLACK) == "A8xB8, guess ..."
+    assert GAME.move_text(state, WHITE, line, None) == "A8xB8, guess ..."
+    near = position(NEAR_THE_END, allotment=3, guess="D2")
+    won = GAME.parse(near, WHITE, "D2xD1")
+    assert GAME.move_text(near, WHITE, won, BLACK) == "D2xD1"
+
+
+def test_render_shows_the_pending_guess_to_the_guesser_only() -> None:
+    state = play_lines("guess E8", "A8-B8, guess E1")
+    line = "Your secret guess for this turn: the piece on E1."
+    assert line in GAME.render(state, WHITE)
+    assert "guess" not in GAME.render(state, BLACK)
+    assert "guess" not in GAME.render(state, None)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), length=st.integers(1, 80))
+def test_secret_guess_never_reaches_the_mover_or_spectators(seed: int, length: int) -> None:
+    """States that differ only in a guess look the same to everyone but the guesser."""
+    rng = random.Random(seed)
+    state = GAME.start({}, seed)
+    compared = 0
+    for _ in range(length):
+        if GAME.result(state) is not None:
+            break
+        seat = min(GAME.to_move(state))
+        move = GAME.random_move(state, seat, rng)
+        _check_move_text(state, seat, move)
+        state = GAME.play(state, seat, move)
+        compared += _check_renders(state)
+    assert compared > 0
+
+
+def _check_move_text(state: OutguessState, seat: int, move: Turn) -> None:
+    """The move list shows the same text whatever was guessed, except to the author."""
+    if move.guess is None:
+        return
+    twin = Turn(move.actions, _other_square(move.guess))
+    for viewer in (1 - seat, None):
+        text = GAME.move_text(state, seat, move, viewer)
+        assert text == GAME.move_text(state, seat, twin, viewer)
+        assert text.endswith("guess ...")
+    assert GAME.move_text(state, seat, move, seat) != GAME.move_text(state, seat, twin, seat)
+
+
+def _other_square(square: int) -> int:
+    return (square + 1) % 64
+
+
+def _other_piece(state: OutguessState, seat: int, besides: int) -> int | None:
+    squares = [s for s, p in enumerate(state.board) if p is not None and p.owner == seat]
+    others = [s for s in squares if s != besides]
+    return others[0] if others else None
+
+
+def _check_renders(state: OutguessState) -> int:
+    """Compare renders with twins whose pending or past guess differs; count comparisons."""
+    compared = 0
+    running = GAME.result(state) is None
+    if running and state.guess is not None:
+        other = _other_piece(state, state.mover, state.guess)
+        if other is not None:
+            twin = replace(state, guess=other)
+            for viewer in (state.mover, None):
+                assert GAME.render(twin, viewer) == GAME.render(state, viewer)
+            assert GAME.render(twin, state.guesser) != GAME.render(state, state.guesser)
+            compared += 1
+    if state.last is not None:
+        twin = replace(state, last=replace(state.last, guess=_other_square(state.last.guess)))
+        for viewer in (0, 1, None):
+            same = GAME.render(twin, viewer) == GAME.render(state, viewer)
+            # Past guesses stay secret from everyone while the game runs; at the end they show.
+            assert same == running
+        compared += 1
+    return compared
+
+
+# ----- contract checks ---------------------------------------------------------------------
+def test_legal_moves_parse_back_and_cover_random_moves() -> None:
+    state = play_lines("guess E8", "A8-B8, guess E1", "A1xB1, guess B8")
+    state = replace(state, allotment=2)  # White to move with 2 moves
+    lines = list(GAME.legal_moves(state, WHITE))
+    texts = {GAME.notation(line) for line in lines}
+    assert len(texts) == len(lines)
+    for line in lines[::37]:
+        assert GAME.parse(state, WHITE, GAME.notation(line)) == line
+    rng = random.Random(5)
+    for _ in range(30):
+        assert GAME.notation(GAME.random_move(state, WHITE, rng)) in texts
+
+
+def test_play_never_mutates_and_encode_round_trips() -> None:
+    state = play_lines(*GAME_LINES[:6])
+    before = GAME.encode(state)
+    move = GAME.parse(state, BLACK, GAME_LINES[6])
+    after = GAME.play(state, BLACK, move)
+    assert GAME.encode(state) == before
+    assert after != state
+    for each in (GAME.start({}, 0), state, after, play_lines(*GAME_LINES)):
+        assert GAME.decode(json.loads(json.dumps(GAME.encode(each)))) == each
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_playouts_end(seed: int) -> None:
+    playout = random_playout(GAME, seed, max_moves=5_000)
+    assert playout.outcome is not None and len(playout.outcome.winners) == 1
+    assert replay(GAME, playout.log, seed=seed) == playout.state
+
+
+# ----- golden playthrough and help ---------------------------------------------------------
+def test_golden_playthrough(golden) -> None:
+    state = GAME.start({}, 0)
+    parts = [_snapshot("Start", state)]
+    for number, text in enumerate(GAME_LINES, 1):
+        seat = min(GAME.to_move(state))
+        move = GAME.parse(state, seat, text)
+        shown = {viewer: GAME.move_text(state, seat, move, viewer) for viewer in (0, 1, None)}
+        state = GAME.play(state, seat, move)
+        title = (
+            f"Move {number} by {('White', 'Black')[seat]}; in the move list White sees"
+            f" `{shown[0]}`, Black `{shown[1]}`, spectators `{shown[None]}`"
+        )
+        parts.append(_snapshot(title, state))
+    golden("outguess_playthrough", "\n".join(parts))
+
+
+def _snapshot(title: str, state: OutguessState) -> str:
+    out = [f"=== {title}"]
+    for viewer, name in ((0, "White"), (1, "Black"), (None, "a spectator")):
+        out.append(f"--- as {name}")
+        out.append(GAME.render(state, viewer))
+    return "\n".join(out)
+
+
+def test_help_page_draws_its_boards_and_its_worked_turn_is_right() -> None:
+    page = GAME.help_page()
+    assert page.startswith("Help For Outguess\n")
+    assert "[[" not in page
+    for section in ("Introduction", "Rules", "Move notation", "References"):
+        assert f"\n{section}\n" in page
+    assert "outguess challenge userid1 userid2" in page
+    before, after = help_worked_turn()
+    for board in (GAME.start({}, 0).board, before.board, after.board):
+        assert "\n".join(f"    {line}".rstrip() for line in board_lines(board)) in page
+    assert f"outguess move 101 alice secret {HELP_WORKED_LINE}" in page
+    for seat, text in HELP_GAME:
+        assert f"{('White', 'Black')[seat]}: {text}" in page
+    # What the page says about the worked turn: White has 3 moves, Black named C8, the
+    # count is 2 so Black gets 3 moves; anchoring on B8 instead would have counted 1.
+    assert before.allotment == 3 and before.guess == sq("C8")
+    assert after.last.count == 2 and after.allotment == 3
+    on_b8 = HELP_WORKED_LINE.replace("/D8", "/B8")
+    assert GAME.play(before, WHITE, GAME.parse(before, WHITE, on_b8)).last.count == 1
+    assert max(len(line) for line in page.splitlines()) < 78
