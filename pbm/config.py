@@ -6,7 +6,7 @@ import os
 import tomllib
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 from urllib.parse import urlsplit
 
 ENV_FILE = "PBM_CONFIG"
@@ -103,22 +103,28 @@ def load(
         data, base_dir, source = _read(file), file.resolve().parent, str(file)
 
     sections = {}
+    # Where each set value came from, so an error names the file, variable or flag to fix.
+    origins: dict[str, str] = {}
     for section, cls in SECTIONS.items():
         raw = data.pop(section, {})
         if not isinstance(raw, dict):
             raise ConfigError(f"{source}: [{section}] must be a table")
         values = dict(raw)
+        origins.update((f"{section}.{key}", source) for key in raw)
         for f in fields(cls):
             key = f"PBM_{section.upper()}_{f.name.upper()}"
             if key in env:
                 values[f.name] = env[key]
-        values.update((overrides or {}).get(section, {}))
-        sections[section] = _build(cls, section, values, source)
+                origins[f"{section}.{f.name}"] = f"environment {key}"
+        flags = (overrides or {}).get(section, {})
+        values.update(flags)
+        origins.update((f"{section}.{key}", "command line") for key in flags)
+        sections[section] = _build(cls, section, values, origins, source)
     if data:
         unknown = ", ".join(sorted(data))
         raise ConfigError(f"{source}: unknown section(s) {unknown}; known: {', '.join(SECTIONS)}")
     config = Config(**sections, base_dir=base_dir, source=source)
-    _check(config)
+    _check(config, lambda key: origins.get(key, source))
     return config
 
 
@@ -128,21 +134,25 @@ def _read(file: Path) -> dict[str, Any]:
             return tomllib.load(handle)
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{file}: not valid TOML: {err}") from None
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"{file}: not valid TOML: not UTF-8 text (byte {err.start})") from None
     except OSError as err:
         raise ConfigError(f"{file}: cannot read: {err.strerror}") from None
 
 
-def _build(cls: type, section: str, values: dict[str, Any], source: str) -> Any:
+def _build(cls: type, section: str, values: dict[str, Any], origins: Mapping[str, str],
+           source: str) -> Any:
     known = {f.name: f for f in fields(cls)}
     out = {}
     for key, value in values.items():
+        where = origins.get(f"{section}.{key}", source)
         field = known.get(key)
         if field is None:
             raise ConfigError(
-                f"{source}: unknown key {section}.{key}; known keys: {', '.join(known)}"
+                f"{where}: unknown key {section}.{key}; known keys: {', '.join(known)}"
             )
         want = type(getattr(cls(), key))
-        out[key] = _coerce(value, want, f"{source}: {section}.{key}")
+        out[key] = _coerce(value, want, f"{where}: {section}.{key}")
     return replace(cls(), **out)
 
 
@@ -152,7 +162,8 @@ def _coerce(value: Any, want: type, where: str) -> Any:
             raise ConfigError(f"{where} must be a whole number, not {value!r}")
         if isinstance(value, int):
             return value
-        if isinstance(value, str) and value.strip().isdigit():
+        # isdigit() alone also accepts digits int() refuses, such as "²".
+        if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
             return int(value)
         raise ConfigError(f"{where} must be a whole number, not {value!r}")
     if not isinstance(value, str):
@@ -160,26 +171,32 @@ def _coerce(value: Any, want: type, where: str) -> Any:
     return value
 
 
-def _check(config: Config) -> None:
-    where = config.source
+def _check(config: Config, origin: Callable[[str], str]) -> None:
+    """Range and format checks; `origin(key)` names where the key's value was set."""
     if config.smtpd.protocol not in ("smtp", "lmtp"):
         raise ConfigError(
-            f"{where}: smtpd.protocol must be \"smtp\" or \"lmtp\", not {config.smtpd.protocol!r}"
+            f"{origin('smtpd.protocol')}: smtpd.protocol must be \"smtp\" or \"lmtp\", "
+            f"not {config.smtpd.protocol!r}"
         )
     if not 0 <= config.smtpd.port <= 65535:
-        raise ConfigError(f"{where}: smtpd.port must be 0-65535, not {config.smtpd.port}")
+        raise ConfigError(
+            f"{origin('smtpd.port')}: smtpd.port must be 0-65535, not {config.smtpd.port}"
+        )
     if config.smtpd.max_message_bytes < 1024:
-        raise ConfigError(f"{where}: smtpd.max_message_bytes must be at least 1024")
+        raise ConfigError(
+            f"{origin('smtpd.max_message_bytes')}: smtpd.max_message_bytes must be at least "
+            f"1024, not {config.smtpd.max_message_bytes}"
+        )
     if "@" not in config.server.address:
         raise ConfigError(
-            f"{where}: server.address must be a mail address like pbm@example.org, "
-            f"not {config.server.address!r}"
+            f"{origin('server.address')}: server.address must be a mail address like "
+            f"pbm@example.org, not {config.server.address!r}"
         )
     if config.delivery.relay:
-        parse_relay(config.delivery.relay, where)
+        parse_relay(config.delivery.relay, origin("delivery.relay"))
     if "://" not in config.database.url:
         raise ConfigError(
-            f"{where}: database.url must be a URL like sqlite:///pbm.sqlite, "
+            f"{origin('database.url')}: database.url must be a URL like sqlite:///pbm.sqlite, "
             f"not {config.database.url!r}"
         )
 

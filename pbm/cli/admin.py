@@ -9,8 +9,11 @@ import click
 from pbm.cli import App, main, pass_app
 
 
-def _run_as_operator(app: App, line: str, deliver: bool = True) -> None:
-    """Run a command line with operator rights; mail the replies meant for players."""
+def _run_as_operator(app: App, line: str, deliver: bool = True, answer_to: str = "") -> None:
+    """Run a command line with operator rights; mail the replies meant for players.
+
+    Answers (such as a welcome) go to `answer_to` when given, else they are printed.
+    """
     from pbm.commands.context import Context
     from pbm.commands.dispatch import run_line
     from pbm.mail.delivery import deliver_pending
@@ -18,7 +21,7 @@ def _run_as_operator(app: App, line: str, deliver: bool = True) -> None:
 
     factory = app.store()
     with factory() as session, session.begin():
-        ctx = Context(session, "", admin=True)
+        ctx = Context(session, answer_to, admin=True)
         run_line(ctx, line)
         queued = queue(session, app.config, ctx.replies, None, None) if not ctx.failures else []
         session.flush()
@@ -26,14 +29,19 @@ def _run_as_operator(app: App, line: str, deliver: bool = True) -> None:
     for reply in ctx.replies:
         if ctx.failures:
             click.echo(reply.body.rstrip("\n"), err=True)
-        elif reply.to:
-            click.echo(f"Mailed '{reply.subject}' to {', '.join(reply.to)}")
-        else:
+        elif not reply.to:
             click.echo(reply.body.rstrip("\n"))
     if ctx.failures:
         sys.exit(1)
+    sent = failed = 0
     if deliver and ids:
-        deliver_pending(factory, app.config, only=ids)
+        sent, failed = deliver_pending(factory, app.config, only=ids)
+    for reply in ctx.replies:
+        if reply.to:
+            click.echo(f"Queued '{reply.subject}' for {', '.join(reply.to)}")
+    if ids:
+        click.echo(f"{sent} mail(s) delivered now, {len(ids) - sent} left in the outbox"
+                   + (f" ({failed} delivery attempt(s) failed; see `pbm outbox`)" if failed else ""))
 
 
 @main.command()
@@ -154,7 +162,15 @@ def users_list(app: App) -> None:
 @pass_app
 def users_add(app: App, userid: str, password: str, addresses: tuple[str, ...]) -> None:
     """Open an account (the player gets the welcome mail)."""
-    _run_as_operator(app, " ".join(["signup", userid, password, *addresses]))
+    from pbm.commands.context import CommandError
+    from pbm.commands.users import check_addresses
+
+    try:
+        first = check_addresses(list(addresses))[0]
+    except CommandError as err:
+        click.echo(f"pbm: {err}", err=True)
+        sys.exit(1)
+    _run_as_operator(app, " ".join(["signup", userid, password, *addresses]), answer_to=first)
 
 
 @users.command(name="passwd")

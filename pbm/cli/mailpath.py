@@ -56,8 +56,15 @@ def _safe(relay: str) -> str:
     return relay
 
 
+def _envelope_sender(env) -> str:
+    """Postfix sets SENDER to "" for the null sender <>, which marks a bounce."""
+    if "SENDER" not in env:
+        return ""
+    return env["SENDER"] or "<>"
+
+
 @main.command()
-@click.option("--sender", default=lambda: os.environ.get("SENDER", ""),
+@click.option("--sender", default=lambda: _envelope_sender(os.environ),
               help="Envelope sender (default: $SENDER, as Postfix's pipe sets it).")
 @pass_app
 def process(app: App, sender: str) -> None:

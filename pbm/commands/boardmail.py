@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from pbm.commands.boards import Position, move_seen
+from pbm.commands.boards import Position, move_seen, moves_of
 from pbm.commands.context import Context, Reply
 from pbm.commands.users import addresses_of
 
@@ -39,7 +39,9 @@ def move_list(pos: Position, viewer: int | None, last_rows: int | None = RECENT_
     names = [f"{info.seats[i]}: {pos.userid(i)}" for i in range(info.players)]
     rows: list[list[str]] = []
     last_seat = info.players
-    for move in pos.board.moves[: pos.upto]:
+    last = None if last_rows is None else (last_rows + 1) * info.players
+    moves = moves_of(pos.board, last=last, upto=pos.upto)
+    for move in moves:
         if move.seat <= last_seat:
             rows.append([""] * info.players)
         last_seat = move.seat
@@ -55,8 +57,8 @@ def move_list(pos: Position, viewer: int | None, last_rows: int | None = RECENT_
         rendered = [f"{cell}  ({info.seats[seat]})" for row in rows
                     for seat, cell in enumerate(row) if cell]
     shown = rendered if last_rows is None else rendered[-last_rows:]
-    if len(shown) < len(rendered):
-        lines.append(f"  ({len(rendered) - len(shown)} earlier lines not shown; "
+    if moves and (moves[0].number > 1 or len(shown) < len(rendered)):
+        lines.append(f"  (earlier moves not shown; "
                      f"'{pos.board.game} show {pos.board.id}' lists them all)")
     lines += shown
     if not rows:
@@ -89,8 +91,8 @@ def board_text(
         hint = pos.game.prompt(pos.state, viewer)
         if hint:
             parts.append(hint)
-        if board.seats[viewer].resign_queued:
-            parts.append("Your resignation is queued and takes effect when your turn comes.")
+    if viewer is not None and board.seats[viewer].resign_queued and pos.upto == board.move_count:
+        parts.append("Your resignation is queued and takes effect when your turn comes.")
     parts += ["", move_list(pos, viewer, None if full_list else RECENT_ROWS), ""]
     parts.append(pos.game.render(pos.state, viewer).rstrip("\n"))
     if comment is not None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import object_session
 
 from pbm.commands.context import CommandError, Context
 from pbm.db.models import Board, Move, Seat, User
@@ -44,7 +45,9 @@ class Position:
         return self.game.result(self.state)
 
     def to_move(self) -> frozenset[int]:
-        if self.outcome() is not None or self.board.status != "active":
+        if self.outcome() is not None:
+            return frozenset()
+        if self.upto == self.board.move_count and self.board.status != "active":
             return frozenset()
         return self.game.to_move(self.state)
 
@@ -76,10 +79,11 @@ def start_board(ctx: Context, game: Game, users: list[User], options: dict[str, 
 def load_board(ctx: Context, number_text: str, game_name: str | None = None) -> Board:
     """The board with this number; a clear error if there is none (or of another game)."""
     text = number_text.lstrip("#")
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise CommandError(f"'{number_text}' is not a board number (boards are numbered 101, "
                            "102, ...).")
-    board = ctx.session.get(Board, int(text))
+    # Numbers past what the database can store name no board either.
+    board = ctx.session.get(Board, int(text)) if len(text) <= 9 else None
     if board is None or board.status == "declined":
         what = registry.get(game_name).info.title + " board" if game_name else "board"
         raise CommandError(f"There is no {what} {text}.")
@@ -99,9 +103,22 @@ def position(board: Board, upto: int | None = None) -> Position:
         return Position(board, game, game.decode(board.state), board.move_count)
     upto = board.move_count if upto is None else upto
     state = game.start(board.options, board.seed)
-    for move in board.moves[:upto]:
+    for move in moves_of(board, last=None, upto=upto):
         state = game.play(state, move.seat, game.parse(state, move.seat, move.notation))
+    if upto == board.move_count and board.winners is not None and game.result(state) is None:
+        # Ended by resignation: not in the move log, so apply it as finish() did.
+        state = game.conclude(state, Outcome(frozenset(board.winners), board.result_reason or ""))
     return Position(board, game, state, upto)
+
+
+def moves_of(board: Board, last: int | None, upto: int) -> list[Move]:
+    """Moves 1..upto of the log, or only the `last` few of them."""
+    query = select(Move).where(Move.board_id == board.id, Move.number <= upto)
+    if last is not None:
+        query = query.where(Move.number > upto - last)
+    session = object_session(board)
+    assert session is not None
+    return list(session.scalars(query.order_by(Move.number)))
 
 
 def play_move(ctx: Context, pos: Position, seat: int, text: str, comment: str | None) -> Move:
@@ -118,6 +135,7 @@ def play_move(ctx: Context, pos: Position, seat: int, text: str, comment: str | 
             shown[_viewer_key(viewer)] = seen
     pos.state = game.play(state, seat, move)
     record = Move(
+        board_id=pos.board.id,
         number=pos.board.move_count + 1,
         seat=seat,
         notation=notation,
@@ -125,7 +143,7 @@ def play_move(ctx: Context, pos: Position, seat: int, text: str, comment: str | 
         comment=comment,
         created_at=ctx.now,
     )
-    pos.board.moves.append(record)
+    ctx.session.add(record)
     pos.board.move_count += 1
     pos.upto = pos.board.move_count
     _save(ctx, pos)
@@ -133,9 +151,12 @@ def play_move(ctx: Context, pos: Position, seat: int, text: str, comment: str | 
 
 
 def resign(ctx: Context, pos: Position, seat: int) -> None:
-    """End the game with every other seat winning."""
+    """End the game with every other seat winning; secrets are revealed as at any end."""
     others = frozenset(range(pos.game.info.players)) - {seat}
-    finish(ctx, pos, Outcome(others, f"{pos.userid(seat)} resigned."))
+    outcome = Outcome(others, f"{pos.userid(seat)} resigned.")
+    pos.state = pos.game.conclude(pos.state, outcome)
+    pos.board.state = pos.game.encode(pos.state)
+    finish(ctx, pos, outcome)
 
 
 def finish(ctx: Context, pos: Position, outcome: Outcome) -> None:
@@ -159,7 +180,10 @@ def _save(ctx: Context, pos: Position) -> None:
 
 
 def has_moved(board: Board, seat: int) -> bool:
-    return any(move.seat == seat for move in board.moves)
+    query = select(Move.number).where(Move.board_id == board.id, Move.seat == seat).limit(1)
+    session = object_session(board)
+    assert session is not None
+    return session.scalar(query) is not None
 
 
 def _viewer_key(viewer: int | None) -> str:

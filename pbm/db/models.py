@@ -17,7 +17,7 @@ from sqlalchemy import (
     String,
     Text,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, WriteOnlyMapped, mapped_column, relationship
 
 # Explicit constraint names keep Alembic migrations stable across databases.
 NAMING = {
@@ -93,8 +93,10 @@ class Board(Base):
     seats: Mapped[list[Seat]] = relationship(
         back_populates="board", order_by="Seat.position", cascade="all, delete-orphan"
     )
-    moves: Mapped[list[Move]] = relationship(
-        back_populates="board", order_by="Move.number", cascade="all, delete-orphan"
+    # Write-only: a move appends one row and reads the few it shows, never the whole log.
+    moves: WriteOnlyMapped[Move] = relationship(
+        back_populates="board", order_by="Move.number", cascade="all, delete-orphan",
+        passive_deletes=True,
     )
 
     __table_args__ = (Index("ix_boards_game_status", "game", "status"),)

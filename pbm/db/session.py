@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.exc import OperationalError, ProgrammingError
 from sqlalchemy.orm import Session, sessionmaker
@@ -15,6 +17,10 @@ class SchemaNotCurrent(Exception):
 
 def make_engine(url: str) -> Engine:
     engine = create_engine(url)
+    database = engine.url.database
+    if engine.dialect.name == "sqlite" and database and database != ":memory:":
+        # A fresh install names a file in a folder that may not exist yet.
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
         # pysqlite's own transaction handling defers BEGIN; we issue it ourselves so that

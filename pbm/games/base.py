@@ -138,6 +138,14 @@ class Game(ABC, Generic[State, Move]):
     def result(self, state: State) -> Outcome | None:
         """None while the game runs; the outcome once it has ended by the rules."""
 
+    def conclude(self, state: State, outcome: Outcome) -> State:
+        """The state once the game has ended outside the rules (a resignation or forfeit).
+
+        Games with secrets return a state whose render() reveals them, as at a normal end;
+        result() may stay None (the server keeps the outcome). By default nothing changes.
+        """
+        return state
+
     @abstractmethod
     def render(self, state: State, viewer: Viewer) -> str:
         """The ASCII board and game-specific status, as `viewer` may see it."""

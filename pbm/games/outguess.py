@@ -111,6 +111,8 @@ class OutguessState:
     last: LastTurn | None = None
     winner: int | None = None
     reason: str = ""
+    # Ended by a resignation (not by the rules): the pending guess is revealed.
+    concluded: bool = False
 
     @property
     def guesser(self) -> int:
@@ -376,7 +378,7 @@ class Outguess(Game[OutguessState, Turn]):
 
     # ----- playing --------------------------------------------------------------------
     def to_move(self, state: OutguessState) -> frozenset[int]:
-        if self.result(state) is not None:
+        if state.concluded or self.result(state) is not None:
             return frozenset()
         # Before the first turn the guesser acts: naming a piece is a move of its own.
         return frozenset({state.guesser if state.guess is None else state.mover})
@@ -411,6 +413,9 @@ class Outguess(Game[OutguessState, Turn]):
             return str(move)
         # The guess stays secret from everyone but its author while the game runs.
         return ", ".join([*(str(action) for action in move.actions), "guess ..."])
+
+    def conclude(self, state: OutguessState, outcome: Outcome) -> OutguessState:
+        return replace(state, concluded=True)
 
     def result(self, state: OutguessState) -> Outcome | None:
         if state.winner is not None:
@@ -477,6 +482,7 @@ class Outguess(Game[OutguessState, Turn]):
             ],
             "winner": state.winner,
             "reason": state.reason,
+            "concluded": state.concluded,
         }
 
     def decode(self, data: Any) -> OutguessState:
@@ -491,6 +497,7 @@ class Outguess(Game[OutguessState, Turn]):
             last=None if last is None else LastTurn(last[0], _square_named(last[1]), last[2]),
             winner=data["winner"],
             reason=data["reason"],
+            concluded=data.get("concluded", False),
         )
 
     # ----- helping --------------------------------------------------------------------
@@ -569,6 +576,11 @@ def _status(state: OutguessState, viewer: Viewer) -> list[str]:
             f"Revealed: for that turn {SEATS[1 - last.mover]} had named the piece on"
             f" {cell_name(last.guess)}."
         )
+        return lines
+    if state.concluded:
+        if state.guess is not None:
+            lines.append(f"Revealed: for the turn in progress {guesser} had named the piece on"
+                         f" {cell_name(state.guess)}.")
         return lines
     if state.guess is None:
         lines.append(f"{guesser} first names one of {mover}'s pieces, in secret.")

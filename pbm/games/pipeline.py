@@ -83,6 +83,8 @@ def _parse_pipe(state: State, seat: int, text: str) -> SubmitPipe:
             "Probes and guesses start once both pipelines are in; first send your own. "
             + PIPE_HELP
         )
+    if not text:
+        raise InvalidMove(PIPE_HELP)
     if "," in text:
         raise InvalidMove(f"Join the squares of your pipeline with '-', not ','. {PIPE_HELP}")
     squares, holes = _pipe_squares(text)
@@ -316,7 +318,10 @@ class Pipeline(Game[State, Move]):
         if right:
             return replace(state, winner=seat)
         wrong = state.wrong[seat] + 1
-        return replace(state, wrong=set_seat(state.wrong, seat, wrong), owed=set_seat(state.owed, seat, wrong))
+        # The cooldown: as many probes of your own as you have wrong guesses so far.
+        return replace(
+            state, wrong=set_seat(state.wrong, seat, wrong), owed=set_seat(state.owed, seat, wrong)
+        )
 
     def notation(self, move: Move) -> str:
         if isinstance(move, PlaceCoin):
@@ -331,6 +336,9 @@ class Pipeline(Game[State, Move]):
         if isinstance(move, SubmitPipe) and viewer != seat:
             return "..."
         return self.notation(move)
+
+    def conclude(self, state: State, outcome: Outcome) -> State:
+        return replace(state, concluded=True)
 
     def result(self, state: State) -> Outcome | None:
         if state.winner is None:
@@ -351,17 +359,13 @@ class Pipeline(Game[State, Move]):
             example = "C4" if state.head != "C4" else "B2"
             return f"Place the tail coin on any square but {state.head}, e.g. {example}."
         if phase is Phase.PIPES:
-            return (
-                f"Send your secret pipeline from {state.head} to {state.tail} with "
-                f"{HOLES} holes marked '*', e.g. {PIPE_EXAMPLE} for head B2 and tail C4."
-            )
+            route = f"from {state.head} to {state.tail}"
+            return f"Send your secret pipeline {route}, {HOLES} holes marked '*'."
         if phase is Phase.PLAY:
             owed = state.owed[seat]
             if owed:
-                return (
-                    f"Probe two pawns, e.g. B@C3,W@A1 or C3-D3,Y@A2; you owe "
-                    f"{plural(owed, 'probe')} before you may guess again."
-                )
+                owing = f"you owe {plural(owed, 'probe')} before guessing"
+                return f"Probe two pawns (e.g. B@C3,W@A1); {owing}."
             return "Probe two pawns (e.g. B@C3,W@A1) or guess the holes (e.g. guess A2,B3,C4)."
         return None
 
@@ -379,7 +383,8 @@ class Pipeline(Game[State, Move]):
         elif phase is Phase.PLAY and seat == state.turn:
             yield from _all_probes(state)
             if not state.owed[seat]:
-                yield from (Guess(cells) for cells in combinations(_guessable(state), HOLES))
+                squares = sorted(_guessable(state))
+                yield from (Guess(cells) for cells in combinations(squares, HOLES))
 
     def random_move(self, state: State, seat: int, rng: random.Random) -> Move:
         """A random legal move, quickly; for playouts and tests only, never a fair opponent.
@@ -415,6 +420,7 @@ class Pipeline(Game[State, Move]):
             "owed": list(state.owed),
             "log": [_encode_entry(entry) for entry in state.log],
             "winner": state.winner,
+            "concluded": state.concluded,
         }
 
     def decode(self, data: Any) -> State:
@@ -429,6 +435,7 @@ class Pipeline(Game[State, Move]):
             owed=(data["owed"][0], data["owed"][1]),
             log=tuple(_decode_entry(item) for item in data["log"]),
             winner=data["winner"],
+            concluded=data.get("concluded", False),
         )
 
     # ----- showing -------------------------------------------------------------------------

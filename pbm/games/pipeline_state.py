@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Union
+from typing import Any
 
 from pbm.games.pipeline_flow import PAWN_COUNTS, Colour, Pipe, Reading
 
@@ -13,6 +13,8 @@ SEATS = ("Head", "Tail")
 
 
 class Phase(Enum):
+    """Where the game stands; it follows from the state, so it is never stored."""
+
     HEAD_COIN = "head coin"
     TAIL_COIN = "tail coin"
     PIPES = "pipes"
@@ -65,7 +67,7 @@ class Guess:
     cells: tuple[str, ...]
 
 
-Move = Union[PlaceCoin, SubmitPipe, Probe, Guess]
+Move = PlaceCoin | SubmitPipe | Probe | Guess
 
 
 # ----- state ---------------------------------------------------------------------------------
@@ -84,12 +86,14 @@ class ProbeEntry:
 
 @dataclass(frozen=True)
 class GuessEntry:
+    """A guess in the public log: only whether it was right is ever told."""
+
     seat: int
     guess: Guess
     right: bool
 
 
-Entry = Union[ProbeEntry, GuessEntry]
+Entry = ProbeEntry | GuessEntry
 
 
 @dataclass(frozen=True)
@@ -105,10 +109,12 @@ class State:
     owed: tuple[int, int] = (0, 0)
     log: tuple[Entry, ...] = ()
     winner: int | None = None
+    # Ended by a resignation (not by the rules): the pipelines are revealed as at any end.
+    concluded: bool = False
 
     @property
     def phase(self) -> Phase:
-        if self.winner is not None:
+        if self.winner is not None or self.concluded:
             return Phase.OVER
         if self.head is None:
             return Phase.HEAD_COIN

@@ -27,15 +27,15 @@ def render_lines(state: State, viewer: Viewer) -> list[str]:
         pipe = state.pipes[seat]
         assert pipe is not None
         blocks.append(titled(_pipe_title(seat, viewer), draw_pipe(pipe)))
-    lines = side_by_side(blocks)
-    lines += ["", BOARD_LEGEND]
-    if shown:
-        lines.append(PIPE_LEGEND)
-    lines.append("")
-    lines += _pipe_lines(state, viewer)
+    legends = [BOARD_LEGEND, PIPE_LEGEND] if shown else [BOARD_LEGEND]
+    sections = [side_by_side(blocks), legends, _pipe_lines(state, viewer)]
     if state.phase in (Phase.PLAY, Phase.OVER):
-        lines.append(_supply_line(state))
-        lines += ["", *_now_lines(state), "", *_guess_table(state), "", *_log_lines(state)]
+        sections += [[_supply_line(state)], _now_lines(state), _guess_table(state)]
+        sections.append(_log_lines(state))
+    lines: list[str] = []
+    for section in sections:
+        if section:
+            lines += ["", *section] if lines else list(section)
     return lines
 
 

@@ -14,6 +14,7 @@ BUILTIN: dict[str, str] = {
     "trou": "pbm.games.trou",
     "outguess": "pbm.games.outguess",
     "loophole": "pbm.games.loophole",
+    "pipeline": "pbm.games.pipeline",
 }
 
 ENTRY_POINT_GROUP = "pbm.games"

@@ -2,31 +2,43 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from email import policy
-from email.headerregistry import Address
-from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
+from email.charset import QP, Charset
+from email.header import Header
+from email.message import Message
+from email.utils import formataddr, formatdate, make_msgid
 
 from pbm.commands.context import Reply
 from pbm.config import ServerSettings
 from pbm.mail.inbound import InboundMail
 
+# Quoted-printable keeps a board readable in the raw mail where base64 would not; plain
+# ASCII bodies (most boards) go as 7bit. The compat32 Message is used because building
+# headers through email.headerregistry costs milliseconds per mail on a busy server.
+UTF8 = Charset("utf-8")
+UTF8.body_encoding = QP
+
 
 def compose(reply: Reply, recipient: str, server: ServerSettings,
-            inbound: InboundMail | None = None) -> EmailMessage:
-    message = EmailMessage(policy=policy.SMTP)
-    local, _, domain = server.address.partition("@")
-    message["From"] = Address(server.name, local, domain)
+            inbound: InboundMail | None = None) -> Message:
+    message = Message()
+    message["From"] = formataddr((server.name, server.address))
     message["To"] = recipient
-    message["Subject"] = reply.subject
-    message["Date"] = format_datetime(datetime.now(timezone.utc))
+    message["Subject"] = _header(reply.subject)
+    message["Date"] = formatdate(localtime=False, usegmt=True)
     message["Message-ID"] = make_msgid("pbm", domain=server.hostname)
     # RFC 3834: answers to a person are auto-replied; board updates are auto-generated.
     message["Auto-Submitted"] = "auto-replied" if reply.kind == "answer" else "auto-generated"
     if inbound is not None and inbound.message_id:
         message["In-Reply-To"] = inbound.message_id
-        references = f"{inbound.references} {inbound.message_id}".strip()
-        message["References"] = references
-    message.set_content(reply.body, charset="utf-8")
+        message["References"] = f"{inbound.references} {inbound.message_id}".strip()
+    message["MIME-Version"] = "1.0"
+    body = reply.body
+    if body.isascii():
+        message.set_payload(body, "us-ascii")
+    else:
+        message.set_payload(body, UTF8)
     return message
+
+
+def _header(text: str) -> str | Header:
+    return text if text.isascii() else Header(text, "utf-8")

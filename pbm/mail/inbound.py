@@ -20,6 +20,9 @@ QUOTE_INTRO = re.compile(r"^\s*(on\b.*wrote:|am\b.*schrieb.*:|le\b.*a écrit\s*:
 # Gmail wraps a long "On <date> <name> <address> wrote:" over two lines.
 WRAPPED_INTRO = re.compile(r"^\s*on\b", re.I)
 WRAPPED_INTRO_END = re.compile(r"\bwrote:\s*$", re.I)
+# Subjects of our own mails ("Trou Board 101 bob", "Trou Board 101 Error", "Trou error",
+# "List of Trou games") start like commands; a reply to one carries its commands in the body.
+OUR_SUBJECT = re.compile(r"^(new\s+)?[\w-]+\s+(board\s+\d+\b|error$)|^list\s+of\b", re.I)
 STOP_WORDS = {"end", "stop"}
 MAX_COMMAND_LINES = 100
 
@@ -191,7 +194,8 @@ def commands(mail: InboundMail) -> Commands:
     """
     subject = clean_subject(mail.subject)
     written = body_lines(mail.body)
-    if subject and subject.split()[0].lower() != "multiple" and is_command(subject):
+    if (subject and subject.split()[0].lower() != "multiple" and is_command(subject)
+            and not OUR_SUBJECT.match(subject)):
         comment = "\n".join(written).strip()
         return Commands([subject], comment or None)
     lines = [line for line in written if line]

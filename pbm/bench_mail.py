@@ -1,0 +1,139 @@
+"""Mail benchmark: moves per second through a real `pbm serve`, against a do-nothing aiosmtpd.
+
+The workload: two players, several Loophole boards played with random legal moves, one move
+per mail, all mails sent over one SMTP connection. `pbm serve` answers 250 only after a mail
+is stored, applied and its replies queued, so the time to the last 250 is the time to apply
+every move. The same mails sent to an aiosmtpd server whose handler does nothing give the
+ceiling the front door itself allows on this machine.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import smtplib
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+
+from aiosmtpd.controller import Controller
+
+from pbm.games.loophole import GAME as LOOPHOLE
+
+ADDRESS = "pbm@bench.test"
+PLAYERS = [("alice", "secret-a", "alice@bench.test"), ("bob", "secret-b", "bob@bench.test")]
+
+
+def _mail(sender: str, subject: str) -> bytes:
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = ADDRESS
+    message["Subject"] = subject
+    message["Message-ID"] = make_msgid(domain="bench.test")
+    message.set_content("\n")
+    return message.as_bytes()
+
+
+def workload(boards: int, moves_per_board: int, seed: int) -> list[tuple[str, bytes]]:
+    """Move mails for `boards` Loophole boards (101, 102, ...), interleaved board by board."""
+    rng = random.Random(seed)
+    per_board: list[list[tuple[str, bytes]]] = []
+    for index in range(boards):
+        state = LOOPHOLE.start({}, 0)
+        mails = []
+        while LOOPHOLE.result(state) is None and len(mails) < moves_per_board:
+            (seat,) = LOOPHOLE.to_move(state)
+            move = LOOPHOLE.random_move(state, seat, rng)
+            userid, password, address = PLAYERS[seat]
+            text = LOOPHOLE.notation(move)
+            subject = f"loophole move {101 + index} {userid} {password} {text}"
+            mails.append((address, _mail(address, subject)))
+            state = LOOPHOLE.play(state, seat, move)
+        per_board.append(mails)
+    interleaved = []
+    for step in range(max(len(m) for m in per_board)):
+        for mails in per_board:
+            if step < len(mails):
+                interleaved.append(mails[step])
+    return interleaved
+
+
+def _send_all(port: int, mails: list[tuple[str, bytes]]) -> float:
+    """Send every mail over one connection; seconds until the last was answered 250."""
+    with smtplib.SMTP("127.0.0.1", port, timeout=60) as smtp:
+        started = time.perf_counter()
+        for sender, raw in mails:
+            smtp.sendmail(sender, [ADDRESS], raw)
+        return time.perf_counter() - started
+
+
+class _NullHandler:
+    async def handle_DATA(self, server, session, envelope):
+        return "250 OK"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def baseline(mails: list[tuple[str, bytes]]) -> float:
+    """Mails per second an aiosmtpd server with a do-nothing handler takes."""
+    controller = Controller(_NullHandler(), hostname="127.0.0.1", port=_free_port())
+    controller.start()
+    try:
+        return len(mails) / _send_all(controller.port, mails)
+    finally:
+        controller.stop()
+
+
+def _start_server(folder: Path) -> tuple[subprocess.Popen, int]:
+    config = folder / "pbm.toml"
+    config.write_text(
+        f'[server]\naddress = "{ADDRESS}"\n[smtpd]\nport = 0\n', encoding="utf-8"
+    )
+    log = open(folder / "serve.log", "wb")
+    process = subprocess.Popen([sys.executable, "-m", "pbm", "--config", str(config), "serve"],
+                               cwd=folder, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        found = re.search(r"listening on [\d.]+:(\d+)", (folder / "serve.log").read_text())
+        if found:
+            return process, int(found.group(1))
+        if process.poll() is not None:
+            break
+        time.sleep(0.05)
+    process.kill()
+    raise RuntimeError("pbm serve did not start: " + (folder / "serve.log").read_text())
+
+
+def run(boards: int = 10, moves_per_board: int = 100, seed: int = 1) -> dict:
+    mails = workload(boards, moves_per_board, seed)
+    with tempfile.TemporaryDirectory(prefix="pbm-bench-") as tmp:
+        folder = Path(tmp)
+        process, port = _start_server(folder)
+        try:
+            setup = [(a, _mail(a, f"signup {u} {p}")) for u, p, a in PLAYERS]
+            setup += [(PLAYERS[0][2], _mail(PLAYERS[0][2], "loophole challenge alice bob"))
+                      for _ in range(boards)]
+            _send_all(port, setup)
+            seconds = _send_all(port, mails)
+        finally:
+            process.terminate()
+            process.wait(timeout=60)
+    ceiling = baseline(mails)
+    served = len(mails) / seconds
+    return {
+        "mails": len(mails),
+        "boards": boards,
+        "pbm_serve_moves_per_second": round(served, 1),
+        "null_aiosmtpd_mails_per_second": round(ceiling, 1),
+        "ratio": round(served / ceiling, 3),
+        "ms_per_move": round(1000 / served, 2),
+    }

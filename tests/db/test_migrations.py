@@ -1,0 +1,145 @@
+"""Migrations against the models: an empty database upgraded to head is what the models say."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from click.testing import CliRunner
+from sqlalchemy import inspect, text
+
+from pbm import db
+from pbm.cli import main
+from pbm.db.migrate import head_revision, upgrade
+from pbm.db.models import Base
+from pbm.db.session import SchemaNotCurrent, check_current, current_revision, make_engine
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in list(os.environ):
+        if name.startswith("PBM_"):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture
+def url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'pbm.sqlite'}"
+
+
+def test_upgrade_of_an_empty_database_matches_the_models(url: str):
+    engine = make_engine(url)
+    upgrade(engine)
+    with engine.connect() as conn:
+        context = MigrationContext.configure(
+            conn, opts={"compare_type": True, "compare_server_default": True}
+        )
+        diff = compare_metadata(context, Base.metadata)
+    assert diff == []
+    tables = set(inspect(engine).get_table_names())
+    assert set(Base.metadata.tables) <= tables
+    assert "alembic_version" in tables
+
+
+def test_the_comparison_would_see_drift(url: str):
+    """The no-drift test can fail: a table the models lack shows up in the diff."""
+    engine = make_engine(url)
+    upgrade(engine)
+    with engine.begin() as conn:
+        conn.execute(text("CREATE TABLE stray (id INTEGER PRIMARY KEY)"))
+    with engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    assert [entry[0] for entry in diff] == ["remove_table"]
+
+
+def test_schema_revision_is_the_migration_head():
+    assert db.SCHEMA_REVISION == head_revision()
+
+
+def test_upgrade_records_the_head_revision_and_is_idempotent(url: str):
+    engine = make_engine(url)
+    assert current_revision(engine) is None
+    upgrade(engine)
+    assert current_revision(engine) == head_revision()
+    upgrade(engine)  # a second upgrade is a no-op, not an error
+    assert current_revision(engine) == head_revision()
+
+
+def test_sqlite_connections_use_wal_and_foreign_keys(url: str):
+    engine = make_engine(url)
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar().lower() == "wal"
+        assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() > 0
+
+
+def test_foreign_keys_are_enforced(url: str):
+    engine = make_engine(url)
+    upgrade(engine)
+    from sqlalchemy.exc import IntegrityError
+
+    with pytest.raises(IntegrityError):
+        with engine.begin() as conn:
+            conn.execute(text("INSERT INTO addresses (user_id, position, address) "
+                              "VALUES (999, 0, 'ghost@example.org')"))
+
+
+def test_check_current_refuses_an_empty_database_and_passes_after_upgrade(url: str):
+    engine = make_engine(url)
+    with pytest.raises(SchemaNotCurrent) as caught:
+        check_current(engine)
+    assert "pbm db upgrade" in str(caught.value)
+    upgrade(engine)
+    check_current(engine)
+
+
+def test_check_current_refuses_another_revision(url: str):
+    engine = make_engine(url)
+    upgrade(engine)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = 'ffff'"))
+    with pytest.raises(SchemaNotCurrent) as caught:
+        check_current(engine)
+    assert "ffff" in str(caught.value)
+
+
+def test_cli_db_upgrade_and_current(tmp_path: Path, url: str):
+    runner = CliRunner()
+    env = {"PBM_DATABASE_URL": url}
+    before = runner.invoke(main, ["db", "current"], env=env)
+    assert before.exit_code == 0, before.output
+    assert before.output.startswith("empty")
+    assert f"needs {db.SCHEMA_REVISION}" in before.output
+
+    result = runner.invoke(main, ["db", "upgrade"], env=env)
+    assert result.exit_code == 0, result.output
+    assert "upgraded from empty" in result.output
+    assert head_revision() in result.output
+    assert (tmp_path / "pbm.sqlite").is_file()
+
+    again = runner.invoke(main, ["db", "upgrade"], env=env)
+    assert again.exit_code == 0
+    assert "newest" in again.output
+
+    after = runner.invoke(main, ["db", "current"], env=env)
+    assert after.exit_code == 0
+    assert after.output.strip() == f"{head_revision()} (newest)"
+    check_current(make_engine(url))
+
+
+def test_cli_db_upgrade_through_a_config_file(tmp_path: Path):
+    folder = tmp_path / "srv"
+    folder.mkdir()
+    config = folder / "pbm.toml"
+    config.write_text('[database]\nurl = "sqlite:///state/games.sqlite"\n', encoding="utf-8")
+    (folder / "state").mkdir()
+    result = CliRunner().invoke(main, ["--config", str(config), "db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    created = folder / "state" / "games.sqlite"
+    assert created.is_file()  # relative to the config file, not the working folder
+    assert str(created.resolve()) in result.output
+    assert current_revision(make_engine(f"sqlite:///{created}")) == head_revision()

@@ -1,0 +1,516 @@
+"""The operator's command line through click's runner, on a real SQLite file and Maildir."""
+
+from __future__ import annotations
+
+import mailbox
+import os
+import sqlite3
+from dataclasses import dataclass
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from sqlalchemy import select
+
+from pbm.cli import main
+from pbm.db.models import Board, InboundMessage, OutboxMail, User
+from pbm.db.session import make_engine, session_factory
+from pbm.games import registry
+
+UNREACHABLE_RELAY = "smtp://127.0.0.1:1"  # nothing listens on port 1: connection refused
+
+
+def _delivery_order(key: str) -> tuple[int, int, int]:
+    """Maildir names are <seconds>.M<microseconds>P<pid>Q<counter>: order of delivery."""
+    seconds, _, rest = key.partition(".M")
+    micros, _, rest = rest.partition("P")
+    counter = rest.partition("Q")[2].partition(".")[0]
+    return int(seconds), int(micros), int(counter or 0)
+
+
+@dataclass
+class Sent:
+    to: str
+    subject: str
+    body: str
+    message: EmailMessage
+
+
+@dataclass
+class Pbm:
+    """Runs `pbm ...` in-process against the test's database and Maildir."""
+
+    folder: Path
+    runner: CliRunner
+
+    @property
+    def database(self) -> Path:
+        return self.folder / "pbm.sqlite"
+
+    @property
+    def maildir(self) -> Path:
+        return self.folder / "maildir"
+
+    def __call__(self, *args: str, input: bytes | str | None = None,
+                 env: dict[str, str] | None = None) -> Result:
+        return self.runner.invoke(main, list(args), input=input, env=env,
+                                  catch_exceptions=False)
+
+    def ok(self, *args: str, **kwargs) -> str:
+        result = self(*args, **kwargs)
+        assert result.exit_code == 0, f"pbm {' '.join(args)}: {result.output}{result.stderr}"
+        return result.stdout
+
+    def mails(self) -> list[Sent]:
+        """Every mail delivered to the Maildir so far, oldest first."""
+        if not self.maildir.exists():
+            return []
+        box = mailbox.Maildir(self.maildir, create=False)
+        found = []
+        for key in sorted(box.keys(), key=_delivery_order):
+            message = BytesParser(policy=policy.default).parsebytes(box.get_bytes(key))
+            body = message.get_body(preferencelist=("plain",))
+            text = body.get_content().replace("\r\n", "\n") if body else ""
+            found.append(Sent(str(message["To"]), str(message["Subject"]), text, message))
+        return found
+
+    def session(self):
+        return session_factory(make_engine(f"sqlite:///{self.database}"))()
+
+
+def _isolate(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+    """Point pbm at `folder` for its database and Maildir, whatever the caller's shell has."""
+    for name in list(os.environ):
+        if name.startswith("PBM_"):
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(folder)
+    monkeypatch.setenv("PBM_DATABASE_URL", f"sqlite:///{folder / 'pbm.sqlite'}")
+    monkeypatch.setenv("PBM_DELIVERY_MAILDIR", str(folder / "maildir"))
+    monkeypatch.setenv("PBM_SERVER_ADDRESS", "pbm@games.test")
+
+
+@pytest.fixture
+def pbm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Pbm:
+    _isolate(monkeypatch, tmp_path)
+    return Pbm(tmp_path, CliRunner())
+
+
+@pytest.fixture(scope="module")
+def accounts_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database where alice and bob have signed up, made once: password hashing is slow
+    on purpose, so each test starts from a copy instead of signing up again."""
+    folder = tmp_path_factory.mktemp("accounts")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _isolate(monkeypatch, folder)
+        template = Pbm(folder, CliRunner())
+        template.ok("users", "add", "alice", "secret", "alice@example.org")
+        template.ok("users", "add", "bob", "hunter2", "bob@example.org")
+    return template.database
+
+
+@pytest.fixture
+def players(pbm: Pbm, accounts_database: Path) -> Pbm:
+    """alice and bob have accounts (and an empty Maildir)."""
+    source, copy = sqlite3.connect(accounts_database), sqlite3.connect(pbm.database)
+    try:
+        source.backup(copy)
+    finally:
+        source.close()
+        copy.close()
+    return pbm
+
+
+@pytest.fixture
+def board(players: Pbm) -> Pbm:
+    """Board 101: alice (Red, to move) against bob (Black)."""
+    players.ok("challenge", "trou", "alice", "bob")
+    return players
+
+
+# ----- users --------------------------------------------------------------------------------
+def test_users_add_stores_the_account(pbm: Pbm):
+    out = pbm.ok("users", "add", "Alice", "secret", "alice@example.org", "alice@home.example.org")
+    assert "alice" in out
+    assert "secret" not in out  # never echo a password
+    with pbm.session() as session:
+        user = session.scalar(select(User).where(User.userid == "alice"))
+        assert user is not None
+        assert [a.address for a in user.addresses] == ["alice@example.org",
+                                                       "alice@home.example.org"]
+        assert "secret" not in user.password_hash
+
+
+def test_users_add_mails_the_welcome(pbm: Pbm):
+    pbm.ok("users", "add", "alice", "secret", "alice@example.org")
+    welcome = [m for m in pbm.mails() if m.to == "alice@example.org"]
+    assert len(welcome) == 1, [m.subject for m in pbm.mails()]
+    assert welcome[0].subject == "Welcome to pbm, alice"
+    assert "alice" in welcome[0].body
+    assert "secret" not in welcome[0].body
+    assert str(welcome[0].message["From"]).endswith("<pbm@games.test>")
+    assert welcome[0].message["Auto-Submitted"] is not None
+
+
+def test_users_add_refuses_a_taken_userid(players: Pbm):
+    result = players("users", "add", "alice", "other", "alice2@example.org")
+    assert result.exit_code == 1
+    assert "taken" in result.stderr
+
+
+def test_users_add_refuses_a_bad_address(pbm: Pbm):
+    result = pbm("users", "add", "carol", "secret", "not-an-address")
+    assert result.exit_code == 1
+    assert "not-an-address" in result.stderr
+    assert "carol" not in pbm.ok("users", "list")
+
+
+def test_users_list(players: Pbm):
+    out = players.ok("users", "list")
+    lines = out.splitlines()
+    assert len(lines) == 2
+    assert lines[0].split() == ["alice", "alice@example.org"]
+    assert lines[1].split() == ["bob", "bob@example.org"]
+
+
+def test_users_list_of_an_empty_database(pbm: Pbm):
+    assert pbm.ok("users", "list") == ""
+
+
+def test_users_passwd_sets_a_new_password(board: Pbm):
+    out = board.ok("users", "passwd", "alice", "n3wpass")
+    assert "alice" in out and "changed" in out
+    assert "n3wpass" not in out
+    refused = board.ok("run", "--from", "alice@example.org", "trou move 101 alice secret 1B2")
+    assert "Wrong password" in refused
+    played = board.ok("run", "--from", "alice@example.org", "trou move 101 alice n3wpass 1B2")
+    assert "Subject: Trou Board 101 bob" in played
+
+
+def test_users_passwd_of_an_unknown_user(pbm: Pbm):
+    result = pbm("users", "passwd", "nobody", "n3wpass")
+    assert result.exit_code == 1
+    assert "nobody" in result.stderr
+
+
+def test_users_remove_signs_off_and_resigns(board: Pbm):
+    before = len(board.mails())
+    out = board.ok("users", "remove", "bob")
+    assert "bob has signed off" in out
+    assert "101" in out
+    listed = board.ok("users", "list")
+    assert "bob" in listed and "signed off" in listed
+    # Both players are told the board ended.
+    ended = board.mails()[before:]
+    assert sorted(m.to for m in ended) == ["alice@example.org", "bob@example.org"]
+    assert {m.subject for m in ended} == {"Trou Board 101"}
+    assert all("Game won by alice." in m.body for m in ended)
+    assert board.ok("games").strip() == "no boards"
+    # A signed-off user can no longer be challenged.
+    result = board("challenge", "trou", "alice", "bob")
+    assert result.exit_code == 1
+
+
+def test_users_remove_of_an_unknown_user(pbm: Pbm):
+    result = pbm("users", "remove", "nobody")
+    assert result.exit_code == 1
+    assert "nobody" in result.stderr
+
+
+# ----- challenge, show, games ---------------------------------------------------------------
+def test_challenge_mails_both_players(players: Pbm):
+    before = len(players.mails())
+    out = players.ok("challenge", "trou", "alice", "bob")
+    assert "New Trou Board 101 alice" in out
+    new = players.mails()[before:]
+    assert sorted(m.to for m in new) == ["alice@example.org", "bob@example.org"]
+    for mail in new:
+        assert mail.subject == "New Trou Board 101 alice"
+        assert mail.body.startswith("A new Trou board (101) has been started\n")
+        assert "Please start the game alice." in mail.body
+        assert mail.message["Auto-Submitted"] == "auto-generated"
+        assert mail.message["Message-ID"]
+        assert mail.message["Date"]
+    with players.session() as session:
+        assert session.scalar(select(Board.id)) == 101
+
+
+def test_boards_are_numbered_from_101(board: Pbm):
+    out = board.ok("challenge", "TROU", "Bob", "Alice")
+    assert "New Trou Board 102 bob" in out
+    listed = board.ok("games")
+    assert [line.split()[:2] for line in listed.splitlines()] == [["trou", "101"],
+                                                                 ["trou", "102"]]
+
+
+def test_challenge_with_an_unknown_user_exits_1(players: Pbm):
+    before = len(players.mails())
+    result = players("challenge", "trou", "alice", "zed")
+    assert result.exit_code == 1
+    assert "There is no user 'zed'" in result.stderr
+    assert players.ok("games").strip() == "no boards"
+    assert len(players.mails()) == before
+
+
+def test_challenge_of_an_unknown_game_exits_1(players: Pbm):
+    result = players("challenge", "chess", "alice", "bob")
+    assert result.exit_code == 1
+    assert "chess" in result.stderr
+
+
+def test_challenge_with_too_few_players_exits_1(players: Pbm):
+    result = players("challenge", "trou", "alice")
+    assert result.exit_code == 1
+    assert "2 players" in result.stderr
+
+
+def test_show_public_view(board: Pbm):
+    out = board.ok("show", "101")
+    assert out.startswith("Summary of Trou Board 101\n")
+    assert "Please start the game alice." in out
+    assert "Red: alice" in out and "Black: bob" in out
+    assert "  1  .   .   ." in out
+    assert "e.g. 3B2" not in out  # the prompt is for the player to move only
+
+
+def test_show_as_a_player(board: Pbm):
+    out = board.ok("show", "101", "--as", "alice")
+    assert out.startswith("Summary of Trou Board 101\n")
+    assert "Place any of your pawns on any cell, e.g. 3B2." in out
+    assert "e.g. 3B2" not in board.ok("show", "101", "--as", "bob")
+
+
+def test_show_after_a_move_and_as_it_was(board: Pbm):
+    board.ok("run", "--from", "alice@example.org", "trou move 101 alice secret 1B2")
+    now = board.ok("show", "101")
+    assert "It is bob's turn." in now
+    assert "1. 1B2" in now
+    assert "R1" in now
+    then = board.ok("show", "101", "--move", "0")
+    assert "after move 0" in then
+    assert "R1" not in then
+
+
+def test_show_errors(board: Pbm):
+    missing = board("show", "999")
+    assert missing.exit_code == 1
+    assert "999" in missing.stderr
+    stranger = board("users", "add", "carol", "secret", "carol@example.org")
+    assert stranger.exit_code == 0
+    result = board("show", "101", "--as", "carol")
+    assert result.exit_code == 1
+    assert "carol does not play on board 101" in result.stderr
+
+
+def test_games_lists_active_boards(board: Pbm):
+    out = board.ok("games")
+    assert out.splitlines() == [
+        "trou          101  alice (Red), bob (Black)  Please start the game alice."
+    ]
+
+
+def test_games_of_a_user(board: Pbm):
+    board.ok("users", "add", "carol", "secret", "carol@example.org")
+    board.ok("challenge", "trou", "bob", "carol")
+    alice = board.ok("games", "alice")
+    assert [line.split()[1] for line in alice.splitlines()] == ["101"]
+    bob = board.ok("games", "BOB")
+    assert [line.split()[1] for line in bob.splitlines()] == ["101", "102"]
+    unknown = board("games", "zed")
+    assert unknown.exit_code == 1
+    assert "zed" in unknown.stderr
+
+
+def test_games_without_boards(players: Pbm):
+    assert players.ok("games").strip() == "no boards"
+
+
+# ----- help ---------------------------------------------------------------------------------
+def test_help_prints_the_general_page(pbm: Pbm):
+    page = (files("pbm.help") / "general.txt").read_text(encoding="utf-8")
+    out = pbm.ok("help")
+    assert out == page.rstrip("\n") + "\n"
+    assert out.startswith("Help For pbm")
+
+
+def test_help_of_a_game(pbm: Pbm):
+    page = registry.get("trou").help_page()
+    assert page.startswith("Help For Trou")
+    assert pbm.ok("help", "trou") == page.rstrip("\n") + "\n"
+    assert pbm.ok("help", "TROU") == pbm.ok("help", "trou")
+
+
+def test_help_commands_lists_every_command(pbm: Pbm):
+    from pbm.commands.grammar import ACCOUNT_COMMANDS, GAME_COMMANDS
+
+    out = pbm.ok("help", "commands")
+    for name in ACCOUNT_COMMANDS:
+        assert f"  {name}" in out, name
+    for name in GAME_COMMANDS:
+        assert f"  game {name}" in out, name
+    assert "multiple" in out
+
+
+def test_help_of_an_unknown_topic_exits_1(pbm: Pbm):
+    result = pbm("help", "nosuch")
+    assert result.exit_code == 1
+    assert "nosuch" in result.stderr
+    assert "commands" in result.stderr and "trou" in result.stderr  # the topics there are
+    assert result.stdout == ""
+
+
+def test_help_does_not_need_a_database(pbm: Pbm):
+    pbm.ok("help")
+    assert not pbm.database.exists()
+
+
+# ----- run ----------------------------------------------------------------------------------
+def test_run_prints_the_replies_and_sends_nothing(board: Pbm):
+    before = sorted(os.listdir(board.maildir / "new"))
+    with board.session() as session:
+        queued_before = len(list(session.scalars(select(OutboxMail))))
+    out = board.ok("run", "--from", "alice@example.org", "trou move 101 alice secret 1B2")
+    assert "To: alice@example.org\nSubject: Trou Board 101 bob\n\nSummary of Trou Board 101\n" \
+        in out
+    assert "To: bob@example.org\nSubject: Trou Board 101 bob\n" in out
+    assert out.count("It is bob's turn.") == 2
+    assert "secret" not in out
+    # Not sent: the Maildir and the outbox are as they were.
+    assert sorted(os.listdir(board.maildir / "new")) == before
+    with board.session() as session:
+        assert len(list(session.scalars(select(OutboxMail)))) == queued_before
+        # ... but the move was played and stored.
+        assert session.get(Board, 101).move_count == 1
+
+
+def test_run_accepts_the_command_as_several_words(board: Pbm):
+    out = board.ok("run", "--from", "alice@example.org", "trou", "move", "101", "alice",
+                   "secret", "1B2")
+    assert "Subject: Trou Board 101 bob" in out
+
+
+def test_run_errors_are_replies_with_the_password_masked(board: Pbm):
+    out = board.ok("run", "--from", "bob@example.org", "trou move 101 bob hunter2 2A1")
+    assert "To: bob@example.org" in out
+    assert "Subject: Trou Board 101 Error" in out
+    assert "not your turn" in out
+    assert "hunter2" not in out
+    assert "trou move 101 bob ******** 2A1" in out
+    with board.session() as session:
+        assert session.get(Board, 101).move_count == 0
+
+
+def test_run_help_from_a_stranger(pbm: Pbm):
+    out = pbm.ok("run", "--from", "Stranger@Example.ORG", "help")
+    assert out.startswith("To: stranger@example.org\nSubject: ")
+    assert "Help For pbm" in out
+
+
+def test_run_needs_a_sender(pbm: Pbm):
+    result = pbm("run", "help")
+    assert result.exit_code == 2
+    assert "--from" in result.stderr
+
+
+# ----- outbox and inbox ---------------------------------------------------------------------
+def test_outbox_lists_mail_the_relay_did_not_take_and_retries_it(players: Pbm):
+    before = len(players.mails())
+    players.ok("challenge", "trou", "alice", "bob", env={"PBM_DELIVERY_RELAY": UNREACHABLE_RELAY})
+    assert len(players.mails()) == before  # nothing reached the Maildir
+    listing = players.ok("outbox")
+    lines = listing.splitlines()
+    assert len(lines) == 2
+    for line, recipient in zip(lines, ["alice@example.org", "bob@example.org"]):
+        assert "pending" in line
+        assert "tries 1" in line
+        assert recipient in line
+        assert "New Trou Board 101 alice" in line
+        assert "Connection" in line or "Errno" in line  # the last error is shown
+    assert players.ok("outbox", "list") == listing
+
+    # Without the relay the retry lands in the Maildir.
+    out = players.ok("outbox", "retry")
+    assert "requeued 2; sent 2, failed 0" in out
+    assert len(players.mails()) == before + 2
+    assert players.ok("outbox").strip() == "outbox empty"
+    everything = players.ok("outbox", "list", "--all").splitlines()
+    assert sum("sent" in line for line in everything) == len(everything) >= 2
+
+
+def test_outbox_is_empty_when_everything_went_out(board: Pbm):
+    assert board.ok("outbox").strip() == "outbox empty"
+
+
+def test_outbox_flush_delivers_due_mail(players: Pbm):
+    players.ok("challenge", "trou", "alice", "bob", env={"PBM_DELIVERY_RELAY": UNREACHABLE_RELAY})
+    with players.session() as session, session.begin():
+        for mail in session.scalars(select(OutboxMail).where(OutboxMail.status == "pending")):
+            mail.next_attempt_at = mail.created_at  # due now
+    out = players.ok("outbox", "flush")
+    assert "sent 2, failed 0" in out
+    assert players.ok("outbox").strip() == "outbox empty"
+
+
+def test_inbox_lists_failed_mail(players: Pbm):
+    assert players.ok("inbox").strip() == "no failed mail"
+    with players.session() as session, session.begin():
+        session.add(InboundMessage(
+            message_key="<broken.1@example.org>",
+            envelope_from="alice@example.org",
+            raw=b"From: alice@example.org\r\nSubject: trou show 101\r\n\r\nhi\r\n",
+            status="failed",
+            error="Traceback (most recent call last):\n  ...\nValueError: boom\n",
+        ))
+    listing = players.ok("inbox")
+    lines = listing.splitlines()
+    assert len(lines) == 1
+    assert "failed" in lines[0]
+    assert "alice@example.org" in lines[0]
+    assert "<broken.1@example.org>" in lines[0]
+    assert "[ValueError: boom]" in lines[0]
+    ident = lines[0].split()[0]
+    shown = players.ok("inbox", "show", ident)
+    assert shown.startswith("status: failed\n")
+    assert "ValueError: boom" in shown
+    assert "Subject: trou show 101" in shown
+
+
+def test_inbox_after_pbm_process(board: Pbm):
+    raw = (b"From: Bob <bob@example.org>\r\nTo: pbm@games.test\r\n"
+           b"Subject: trou show 101\r\nMessage-ID: <show.1@example.org>\r\n\r\nthanks\r\n")
+    before = len(board.mails())
+    result = board("process", "--sender", "bob@example.org", input=raw)
+    assert result.exit_code == 0, result.stderr
+    replies = board.mails()[before:]
+    assert [(m.to, m.subject) for m in replies] == [("bob@example.org", "Trou Board 101")]
+    assert replies[0].message["In-Reply-To"] == "<show.1@example.org>"
+    assert board.ok("inbox").strip() == "no failed mail"
+    everything = board.ok("inbox", "list", "--all").splitlines()
+    assert len(everything) == 1
+    assert "done" in everything[0] and "<show.1@example.org>" in everything[0]
+    # The same mail again is stored once and answered once.
+    again = board("process", "--sender", "bob@example.org", input=raw)
+    assert again.exit_code == 0
+    assert len(board.mails()) == before + 1
+    assert len(board.ok("inbox", "list", "--all").splitlines()) == 1
+
+
+def test_inbox_show_of_an_unknown_mail(pbm: Pbm):
+    result = pbm("inbox", "show", "42")
+    assert result.exit_code == 1
+    assert "42" in result.stderr
+
+
+# ----- the group itself --------------------------------------------------------------------
+def test_every_subcommand_of_the_issue_exists(pbm: Pbm):
+    out = pbm.ok("--help")
+    for name in ("serve", "process", "run", "challenge", "show", "games", "users", "help", "db",
+                 "outbox", "inbox"):
+        assert f"  {name}" in out, name
+
+
+def test_version(pbm: Pbm):
+    assert "version" in pbm.ok("--version")
