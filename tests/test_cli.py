@@ -196,18 +196,18 @@ def test_users_passwd_of_an_unknown_user(pbm: Pbm):
     assert "nobody" in result.stderr
 
 
-def test_users_remove_signs_off_and_resigns(board: Pbm):
+def test_users_remove_signs_off_and_declines(board: Pbm):
     before = len(board.mails())
     out = board.ok("users", "remove", "bob")
     assert "bob has signed off" in out
     assert "101" in out
     listed = board.ok("users", "list")
     assert "bob" in listed and "signed off" in listed
-    # Both players are told the board ended.
+    # bob had not moved yet, so the board is declined (as `resign` would) and both are told.
     ended = board.mails()[before:]
     assert sorted(m.to for m in ended) == ["alice@example.org", "bob@example.org"]
     assert {m.subject for m in ended} == {"Trou Board 101"}
-    assert all("Game won by alice." in m.body for m in ended)
+    assert all("bob declined Trou board 101" in m.body for m in ended)
     assert board.ok("games").strip() == "no boards"
     # A signed-off user can no longer be challenged.
     result = board("challenge", "trou", "alice", "bob")

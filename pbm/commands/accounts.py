@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbm.commands import boards
-from pbm.commands.boardmail import send_board
+from pbm.commands.boardmail import announce_decline, send_board
 from pbm.commands.boards import position
 from pbm.commands.context import CommandError, Context, Reply
 from pbm.commands.grammar import (
@@ -96,12 +96,15 @@ def do_signoff(ctx: Context, inv: Invocation) -> None:
         pos = position(board)
         seat = pos.seat_of(user)
         assert seat is not None
-        boards.resign(ctx, pos, seat)
-        send_board(ctx, pos)
+        if boards.withdraw(ctx, pos, seat):
+            announce_decline(ctx, pos, user)
+        else:
+            send_board(ctx, pos)
         resigned.append(str(board.id))
     farewell = [f"{user.userid} has signed off. The games played stay in the history."]
     if resigned:
-        farewell.append(f"Resigned from boards: {', '.join(resigned)}.")
+        farewell.append(f"Left boards (resigned, or declined before a first move): "
+                        f"{', '.join(resigned)}.")
     # Tell the address on file, which may differ from the sender's.
     to = addresses_of(user)
     user.active = False
@@ -126,7 +129,7 @@ def help_topic(topic: str) -> tuple[str, str]:
     try:
         return f"Help: {topic}", load_page(topic)
     except NoSuchPage:
-        topics = ", ".join(["commands", *registry.names()])
+        topics = ", ".join(["general", "commands", *registry.names()])
         raise CommandError(f"There is no help on '{topic}'. Topics: {topics}.") from None
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import textwrap
 
-from pbm.commands.boards import Position, move_seen, moves_of
+from pbm.commands.boards import Position, move_seen
 from pbm.commands.context import Context, Reply
 from pbm.commands.users import addresses_of
+from pbm.db.models import User
 
 RECENT_ROWS = 10  # rows of the move list in ordinary mails; `show` prints them all
 COLUMN = 20
@@ -40,7 +41,7 @@ def move_list(pos: Position, viewer: int | None, last_rows: int | None = RECENT_
     rows: list[list[str]] = []
     last_seat = info.players
     last = None if last_rows is None else (last_rows + 1) * info.players
-    moves = moves_of(pos.board, last=last, upto=pos.upto)
+    moves = pos.moves(last)
     for move in moves:
         if move.seat <= last_seat:
             rows.append([""] * info.players)
@@ -132,3 +133,13 @@ def send_board(
     if others:
         body = board_text(pos, None, new=new, comment=comment)
         ctx.replies.append(Reply(others, subject, body, "board"))
+
+
+def announce_decline(ctx: Context, pos: Position, user: User) -> None:
+    """Tell every player of a board that `user` declined it and it is gone."""
+    body = (f"{user.userid} declined {pos.title} board {pos.board.id} before making a move, "
+            "so the board has been removed.\n")
+    for seat in pos.board.seats:
+        ctx.replies.append(
+            Reply(addresses_of(seat.user), f"{pos.title} Board {pos.board.id}", body, "board")
+        )

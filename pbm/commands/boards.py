@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import func, select
@@ -24,6 +24,7 @@ class Position:
     game: Game
     state: Any
     upto: int  # how many moves of the log the state includes
+    _recent: dict[tuple[int | None, int], list[Move]] = field(default_factory=dict)
 
     @property
     def title(self) -> str:
@@ -43,6 +44,13 @@ class Position:
         if self.upto == self.board.move_count and self.board.winners is not None:
             return Outcome(frozenset(self.board.winners), self.board.result_reason or "")
         return self.game.result(self.state)
+
+    def moves(self, last: int | None = None) -> list[Move]:
+        """The log up to this position, or its `last` few moves (read once per position)."""
+        key = (last, self.upto)
+        if key not in self._recent:
+            self._recent[key] = moves_of(self.board, last, self.upto)
+        return self._recent[key]
 
     def to_move(self) -> frozenset[int]:
         if self.outcome() is not None:
@@ -82,6 +90,7 @@ def load_board(ctx: Context, number_text: str, game_name: str | None = None) -> 
     if not (text.isascii() and text.isdigit()):
         raise CommandError(f"'{number_text}' is not a board number (boards are numbered 101, "
                            "102, ...).")
+    text = text.lstrip("0") or "0"
     # Numbers past what the database can store name no board either.
     board = ctx.session.get(Board, int(text)) if len(text) <= 9 else None
     if board is None or board.status == "declined":
@@ -148,6 +157,18 @@ def play_move(ctx: Context, pos: Position, seat: int, text: str, comment: str | 
     pos.upto = pos.board.move_count
     _save(ctx, pos)
     return record
+
+
+def withdraw(ctx: Context, pos: Position, seat: int) -> bool:
+    """Leave a running board: decline it before your first move, else resign.
+
+    Returns True when the board was declined (and so removed)."""
+    if not has_moved(pos.board, seat):
+        pos.board.status = "declined"
+        pos.board.finished_at = ctx.now
+        return True
+    resign(ctx, pos, seat)
+    return False
 
 
 def resign(ctx: Context, pos: Position, seat: int) -> None:

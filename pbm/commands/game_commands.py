@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 
 from pbm.commands import boards
-from pbm.commands.boardmail import board_text, send_board
+from pbm.commands.boardmail import announce_decline, board_text, send_board
 from pbm.commands.boards import Position, position
-from pbm.commands.context import CommandError, Context, Reply
+from pbm.commands.context import CommandError, Context
 from pbm.commands.grammar import Command, Invocation, game_command
 from pbm.commands.listings import send_listing
-from pbm.commands.users import addresses_of, authenticate, require_user, users_at
+from pbm.commands.users import authenticate, require_user, users_at
 from pbm.db.models import Board, User
 from pbm.games import registry
 from pbm.games.base import Game, UserError
@@ -137,19 +137,11 @@ def do_resign(ctx: Context, inv: Invocation) -> None:
     seat = _seat(pos, user)
     if board.status != "active" or pos.outcome() is not None:
         raise CommandError(f"Board {board.id} is already over.", board_text=board_text(pos, seat))
-    if not boards.has_moved(board, seat):
-        board.status = "declined"
-        board.finished_at = ctx.now
-        for other in board.seats:
-            ctx.replies.append(
-                _reply_to(other.user, f"{pos.title} Board {board.id}",
-                          f"{user.userid} declined {pos.title} board {board.id} before making "
-                          "a move, so the board has been removed.\n")
-            )
-        return
-    if seat in pos.to_move():
-        boards.resign(ctx, pos, seat)
-        send_board(ctx, pos)
+    if seat in pos.to_move() or not boards.has_moved(board, seat):
+        if boards.withdraw(ctx, pos, seat):
+            announce_decline(ctx, pos, user)
+        else:
+            send_board(ctx, pos)
         return
     queued = not board.seats[seat].resign_queued
     board.seats[seat].resign_queued = queued
@@ -159,10 +151,6 @@ def do_resign(ctx: Context, inv: Invocation) -> None:
     else:
         message = f"Your queued resignation from board {board.id} has been taken back."
     ctx.answer(f"{pos.title} Board {board.id}", message + "\n")
-
-
-def _reply_to(user: User, subject: str, body: str) -> Reply:
-    return Reply(addresses_of(user), subject, body, "board")
 
 
 # ----- show / showas --------------------------------------------------------------------
@@ -202,7 +190,7 @@ def do_show(ctx: Context, inv: Invocation) -> None:
             number, upto = _parse_board_ref(ref)
             _send_view(ctx, boards.load_board(ctx, number, inv.game), upto, None)
         return
-    user = require_user(ctx, first)
+    user = require_user(ctx, first, signed_off_too=True)
     selected = _select_boards(ctx, inv, user, list(inv.args[1:]))
     if not selected:
         ctx.answer(f"{_game(inv).info.title} show", f"{user.userid} has no such boards.\n")
@@ -240,7 +228,7 @@ def do_games(ctx: Context, inv: Invocation) -> None:
             which = word.lower()
         else:
             userids.append(word)
-    send_listing(ctx, game, [require_user(ctx, u) for u in userids], which)
+    send_listing(ctx, game, [require_user(ctx, u, signed_off_too=True) for u in userids], which)
 
 
 HELP = game_command(Command("help", "", "The rules of the game and how to write its moves.",

@@ -18,9 +18,10 @@ def find_user(ctx: Context, userid: str) -> User | None:
     return ctx.session.scalar(select(User).where(User.userid == userid.lower()))
 
 
-def require_user(ctx: Context, userid: str) -> User:
+def require_user(ctx: Context, userid: str, *, signed_off_too: bool = False) -> User:
+    """The user named; signed-off users only where their history is asked for."""
     user = find_user(ctx, userid)
-    if user is None or not user.active:
+    if user is None or not (user.active or signed_off_too):
         raise CommandError(
             f"There is no user '{userid}'. Players sign up with 'signup userid password'."
         )

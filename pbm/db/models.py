@@ -50,7 +50,8 @@ class User(Base):
     active: Mapped[bool] = mapped_column(Boolean, default=True)
 
     addresses: Mapped[list[Address]] = relationship(
-        back_populates="user", order_by="Address.position", cascade="all, delete-orphan"
+        back_populates="user", order_by="Address.position", cascade="all, delete-orphan",
+        lazy="selectin",
     )
 
 
@@ -90,8 +91,10 @@ class Board(Base):
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
+    # Every use of a board needs its seats, players and their addresses: load them at once.
     seats: Mapped[list[Seat]] = relationship(
-        back_populates="board", order_by="Seat.position", cascade="all, delete-orphan"
+        back_populates="board", order_by="Seat.position", cascade="all, delete-orphan",
+        lazy="selectin",
     )
     # Write-only: a move appends one row and reads the few it shows, never the whole log.
     moves: WriteOnlyMapped[Move] = relationship(
@@ -115,7 +118,7 @@ class Seat(Base):
     resign_queued: Mapped[bool] = mapped_column(Boolean, default=False)
 
     board: Mapped[Board] = relationship(back_populates="seats")
-    user: Mapped[User] = relationship()
+    user: Mapped[User] = relationship(lazy="joined")
 
     __table_args__ = (Index("ix_seats_user_id", "user_id"),)
 

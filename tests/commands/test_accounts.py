@@ -164,7 +164,7 @@ def test_change_address_sends_board_mail_to_the_new_address(players):
 def test_signoff_resigns_active_games_and_keeps_history(players):
     run = players
     running = start_trou(run, "alice", "bob", ("1B2", "4C2"))  # 101, alice to move
-    waiting = start_trou(run, "carol", "bob", ("1B2",))  # 102, bob to move
+    waiting = start_trou(run, "carol", "bob", ("1B2", "4C2", "2B1"))  # 102, bob to move
     finished = start_trou(run, "bob", "alice", ("1B2", "4C2", "2B1"))  # 103
     run(ALICE, f"trou resign {finished} alice Secret1")  # on her turn: bob wins 103
     assert run.board(finished).winners == [0]
@@ -174,7 +174,7 @@ def test_signoff_resigns_active_games_and_keeps_history(players):
     farewell = one([r for r in replies if r.kind == "answer"])
     assert farewell.subject == "Signed off"
     assert farewell.to == (BOB,)
-    assert "Resigned from boards: 101, 102." in farewell.body
+    assert "Left boards (resigned, or declined before a first move): 101, 102." in farewell.body
 
     for number, winner, winner_address in ((running, "alice", ALICE), (waiting, "carol", CAROL)):
         mails = [r for r in replies if r.kind == "board" and f"Board {number}" in r.subject]
@@ -203,6 +203,21 @@ def test_signoff_resigns_active_games_and_keeps_history(players):
         assert "bob" in reply.body
     assert "Game won by alice." in one(run(STRANGER, f"trou show {running}")).body
     assert "Game won by bob." in one(run(STRANGER, f"trou show {finished}")).body
+
+
+def test_signoff_before_a_first_move_declines_like_resign(players):
+    run = players
+    fresh = start_trou(run, "alice", "bob", ())  # 101: bob has not moved
+    replies = run(BOB, "signoff bob Hunter22")
+    notices = [r for r in replies if r.kind == "board"]
+    assert {r.to for r in notices} == {(ALICE,), (BOB,)}
+    assert all(f"bob declined Trou board {fresh}" in r.body for r in notices)
+    assert "Game won" not in "".join(r.body for r in replies)
+    err = error(run(STRANGER, f"trou show {fresh}"))
+    assert f"There is no Trou board {fresh}." in err.body
+    # The history of a signed-off player can still be listed by name.
+    listing = one(run(STRANGER, "trou games bob all"))
+    assert listing.subject == "List of Trou games"
 
 
 def test_signoff_from_another_address_tells_the_address_on_file(players):

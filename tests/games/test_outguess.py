@@ -21,7 +21,7 @@ from pbm.games.outguess import (
     board_lines,
     help_worked_turn,
 )
-from pbm.games.outguess_notation import Drop, Step, Turn, cell_name
+from pbm.games.outguess_notation import Drop, Step, Turn
 from tests.games.playout import random_playout, replay
 
 WHITE, BLACK = 0, 1

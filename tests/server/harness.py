@@ -149,8 +149,8 @@ class PbmServer:
         return found
 
     def _new(self) -> list[Received]:
-        if not self.maildir.exists():
-            return []
+        if not (self.maildir / "cur").exists():
+            return []  # not yet created (the server makes tmp, new, then cur)
         box = mailbox.Maildir(self.maildir, create=False)
         new = []
         for key in sorted(box.keys(), key=lambda k: (os.path.getmtime(self._path(box, k)), k)):
