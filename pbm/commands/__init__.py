@@ -1,1 +1,7 @@
-"""commands"""
+"""Email commands: the grammar, one handler per command, and what they reply.
+
+Importing the package registers every command, so the parser, `is_command` and the help
+pages all see the full set whichever module is imported first.
+"""
+
+from pbm.commands import accounts, game_commands  # noqa: F401,E402

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-# Importing the command modules registers their commands with the grammar.
-from pbm.commands import accounts, game_commands  # noqa: F401
 from pbm.commands.context import CommandError, Context
 from pbm.commands.grammar import Invocation, parse
 from pbm.games import registry

@@ -8,14 +8,16 @@ from importlib.metadata import entry_points
 
 from pbm.games.base import Game, UserError
 
-# Built-in games: command word -> module exposing GAME. Imported lazily, because
-# `pbm process` handles one mail and should only import the rule module it needs.
+# Built-in games: command word -> module exposing GAME, and their aliases. Imported lazily,
+# because `pbm process` handles one mail and should only import the rule module it needs;
+# a test keeps BUILTIN_ALIASES equal to what the modules declare.
 BUILTIN: dict[str, str] = {
     "trou": "pbm.games.trou",
     "outguess": "pbm.games.outguess",
     "loophole": "pbm.games.loophole",
     "pipeline": "pbm.games.pipeline",
 }
+BUILTIN_ALIASES: dict[str, str] = {}
 
 ENTRY_POINT_GROUP = "pbm.games"
 
@@ -25,13 +27,11 @@ class UnknownGame(UserError):
 
 
 @cache
-def _aliases() -> dict[str, str]:
-    """alias (lower case) -> canonical name, for every game including entry points."""
+def _plugin_aliases() -> dict[str, str]:
+    """alias (lower case) -> canonical name for games added through entry points."""
     table = {}
-    for name in names():
-        game = get(name)
-        table[name] = name
-        for alias in game.info.aliases:
+    for name in _plugins():
+        for alias in get(name).info.aliases:
             table[alias.lower()] = name
     return table
 
@@ -66,7 +66,9 @@ def canonical(word: str) -> str | None:
     word = word.lower()
     if word in BUILTIN or word in _plugins():
         return word
-    return _aliases().get(word)
+    if word in BUILTIN_ALIASES:
+        return BUILTIN_ALIASES[word]
+    return _plugin_aliases().get(word)
 
 
 def lookup(word: str) -> Game:

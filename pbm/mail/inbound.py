@@ -11,8 +11,6 @@ from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses
 from html.parser import HTMLParser
 
-# is_command only knows the commands registered so far: import the modules that register them.
-from pbm.commands import accounts, game_commands  # noqa: F401
 from pbm.commands.grammar import is_command
 
 PREFIX = re.compile(r"^\s*((re|fwd?|aw|wg|sv|antw|tr)\s*(\[\d+\])?\s*:|\[[^\]]*\])\s*", re.I)
