@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -39,8 +40,12 @@ def _mail(sender: str, subject: str) -> bytes:
     return message.as_bytes()
 
 
-def workload(boards: int, moves_per_board: int, seed: int) -> list[tuple[str, bytes]]:
-    """Move mails for `boards` Loophole boards (101, 102, ...), interleaved board by board."""
+def workload(boards: int, moves_per_board: int, seed: int,
+             connections: int = 1) -> list[list[tuple[str, bytes]]]:
+    """Move mails for `boards` Loophole boards (101, 102, ...), one list per connection.
+
+    Each board's moves stay on one connection, in order; within a connection the boards
+    take turns, so consecutive mails touch different boards."""
     rng = random.Random(seed)
     per_board: list[list[tuple[str, bytes]]] = []
     for index in range(boards):
@@ -55,12 +60,12 @@ def workload(boards: int, moves_per_board: int, seed: int) -> list[tuple[str, by
             mails.append((address, _mail(address, subject)))
             state = LOOPHOLE.play(state, seat, move)
         per_board.append(mails)
-    interleaved = []
+    streams: list[list[tuple[str, bytes]]] = [[] for _ in range(connections)]
     for step in range(max(len(m) for m in per_board)):
-        for mails in per_board:
+        for index, mails in enumerate(per_board):
             if step < len(mails):
-                interleaved.append(mails[step])
-    return interleaved
+                streams[index % connections].append(mails[step])
+    return streams
 
 
 def _send_all(port: int, mails: list[tuple[str, bytes]]) -> float:
@@ -70,6 +75,14 @@ def _send_all(port: int, mails: list[tuple[str, bytes]]) -> float:
         for sender, raw in mails:
             smtp.sendmail(sender, [ADDRESS], raw)
         return time.perf_counter() - started
+
+
+def _send_parallel(port: int, streams: list[list[tuple[str, bytes]]]) -> float:
+    """Each stream over its own connection, all at once; seconds until all were answered."""
+    started = time.perf_counter()
+    with ThreadPoolExecutor(len(streams)) as pool:
+        list(pool.map(lambda stream: _send_all(port, stream), streams))
+    return time.perf_counter() - started
 
 
 class _NullHandler:
@@ -83,12 +96,12 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def baseline(mails: list[tuple[str, bytes]]) -> float:
+def baseline(streams: list[list[tuple[str, bytes]]]) -> float:
     """Mails per second an aiosmtpd server with a do-nothing handler takes."""
     controller = Controller(_NullHandler(), hostname="127.0.0.1", port=_free_port())
     controller.start()
     try:
-        return len(mails) / _send_all(controller.port, mails)
+        return sum(map(len, streams)) / _send_parallel(controller.port, streams)
     finally:
         controller.stop()
 
@@ -113,8 +126,10 @@ def _start_server(folder: Path) -> tuple[subprocess.Popen, int]:
     raise RuntimeError("pbm serve did not start: " + (folder / "serve.log").read_text())
 
 
-def run(boards: int = 10, moves_per_board: int = 100, seed: int = 1) -> dict:
-    mails = workload(boards, moves_per_board, seed)
+def run(boards: int = 10, moves_per_board: int = 100, seed: int = 1,
+        connections: int = 1) -> dict:
+    streams = workload(boards, moves_per_board, seed, connections)
+    count = sum(map(len, streams))
     with tempfile.TemporaryDirectory(prefix="pbm-bench-") as tmp:
         folder = Path(tmp)
         process, port = _start_server(folder)
@@ -123,15 +138,16 @@ def run(boards: int = 10, moves_per_board: int = 100, seed: int = 1) -> dict:
             setup += [(PLAYERS[0][2], _mail(PLAYERS[0][2], "loophole challenge alice bob"))
                       for _ in range(boards)]
             _send_all(port, setup)
-            seconds = _send_all(port, mails)
+            seconds = _send_parallel(port, streams)
         finally:
             process.terminate()
             process.wait(timeout=60)
-    ceiling = baseline(mails)
-    served = len(mails) / seconds
+    ceiling = baseline(streams)
+    served = count / seconds
     return {
-        "mails": len(mails),
+        "mails": count,
         "boards": boards,
+        "connections": connections,
         "pbm_serve_moves_per_second": round(served, 1),
         "null_aiosmtpd_mails_per_second": round(ceiling, 1),
         "ratio": round(served / ceiling, 3),

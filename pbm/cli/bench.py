@@ -26,10 +26,12 @@ def loophole(games: int, seed: int) -> None:
 @bench.command()
 @click.option("--boards", default=10, show_default=True, help="Loophole boards played at once.")
 @click.option("--moves", default=100, show_default=True, help="Moves per board (at most).")
+@click.option("--connections", default=1, show_default=True,
+              help="SMTP connections sending at once (as an MTA delivering in parallel).")
 @click.option("--seed", default=1, show_default=True)
-def mail(boards: int, moves: int, seed: int) -> None:
+def mail(boards: int, moves: int, connections: int, seed: int) -> None:
     """Moves per second through a real `pbm serve`, next to a do-nothing aiosmtpd."""
     from pbm.bench_mail import run
 
-    for key, value in run(boards, moves, seed).items():
+    for key, value in run(boards, moves, seed, connections).items():
         click.echo(f"{key:<32}{value}")

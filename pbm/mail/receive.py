@@ -48,22 +48,52 @@ def receive(factory: sessionmaker[Session], config: Config, raw: bytes,
     Returns whether it was new and the ids of the outbox mails it queued. Raises only when
     the mail could not be stored (the caller answers 451 / exits 75 so the sender retries).
     """
-    key = parsing.message_key(raw)
     try:
         with factory() as session, session.begin():
-            seen = session.scalar(select(InboundMessage.id).where(InboundMessage.message_key == key))
-            if seen is not None:
-                return Received.DUPLICATE, []
-            record = InboundMessage(message_key=key, envelope_from=envelope_from, raw=raw)
-            session.add(record)
-            session.flush()
-            queued = handle(session, config, record)
-            session.flush()
-            ids = [mail.id for mail in queued]
+            return store(session, config, raw, envelope_from)
     except IntegrityError:
         # The same Message-ID committed by a concurrent process first: it is handled.
         return Received.DUPLICATE, []
-    return Received.STORED, ids
+
+
+def store(session: Session, config: Config, raw: bytes,
+          envelope_from: str = "") -> tuple[Received, list[int]]:
+    """Within the caller's transaction: store a mail unless seen before, and handle it."""
+    key = parsing.message_key(raw)
+    seen = session.scalar(select(InboundMessage.id).where(InboundMessage.message_key == key))
+    if seen is not None:
+        return Received.DUPLICATE, []
+    record = InboundMessage(message_key=key, envelope_from=envelope_from, raw=raw)
+    session.add(record)
+    session.flush()
+    queued = handle(session, config, record)
+    session.flush()
+    return Received.STORED, [mail.id for mail in queued]
+
+
+def receive_batch(factory: sessionmaker[Session], config: Config,
+                  mails: list[tuple[bytes, str]]) -> list[tuple[Received, list[int]] | None]:
+    """Group commit: store and handle several mails, each in its own savepoint, with one
+    commit for all of them (one fsync instead of one per mail).
+
+    Each mail stays atomic: its savepoint holds it and everything it caused. A result is
+    None for a mail that could not be stored; all are None when the commit fails. Nobody
+    may be told 250 before this returns.
+    """
+    results: list[tuple[Received, list[int]] | None] = []
+    try:
+        with factory() as session, session.begin():
+            for raw, envelope_from in mails:
+                try:
+                    with session.begin_nested():
+                        results.append(store(session, config, raw, envelope_from))
+                except Exception:
+                    log.exception("could not store a mail from %s", envelope_from)
+                    results.append(None)
+    except Exception:
+        log.exception("could not commit a batch of %d mails", len(mails))
+        return [None] * len(mails)
+    return results
 
 
 def handle(session: Session, config: Config, record: InboundMessage) -> list[OutboxMail]:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from concurrent.futures import ThreadPoolExecutor
+import queue
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Callable
 
 from aiosmtpd.lmtp import LMTP
@@ -13,20 +15,61 @@ from aiosmtpd.smtp import SMTP, Envelope, Session as SmtpSession
 
 from pbm.config import Config
 from pbm.mail.delivery import deliver_pending
-from pbm.mail.receive import Received, receive
+from pbm.mail.receive import Received, receive_batch
 
 log = logging.getLogger(__name__)
 DELIVERY_POLL_SECONDS = 1.0  # also how soon a retry that has come due goes out
 
 
-class InboundHandler:
-    """aiosmtpd handler: store and handle the mail in a worker thread, then answer."""
+class Receiver:
+    """The one writer thread. It takes every mail waiting and stores them with one commit
+    (group commit): under load, one fsync answers many connections at once."""
 
-    def __init__(self, factory, config: Config, executor: ThreadPoolExecutor,
-                 stored: Callable[[], None]):
+    MAX_BATCH = 64
+
+    def __init__(self, factory, config: Config):
         self.factory = factory
         self.config = config
-        self.executor = executor
+        self.waiting: queue.Queue = queue.Queue()
+        self.thread = threading.Thread(target=self._run, name="pbm-receive", daemon=True)
+        self.thread.start()
+
+    def submit(self, raw: bytes, envelope_from: str) -> Future:
+        future: Future = Future()
+        self.waiting.put((raw, envelope_from, future))
+        return future
+
+    def stop(self) -> None:
+        self.waiting.put(None)
+        self.thread.join()
+
+    def _run(self) -> None:
+        stopping = False
+        while not stopping:
+            first = self.waiting.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < self.MAX_BATCH:
+                try:
+                    item = self.waiting.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stopping = True
+                    break
+                batch.append(item)
+            results = receive_batch(self.factory, self.config,
+                                    [(raw, envelope_from) for raw, envelope_from, _ in batch])
+            for (_raw, _from, future), result in zip(batch, results):
+                future.set_result(result)
+
+
+class InboundHandler:
+    """aiosmtpd handler: hand the mail to the writer thread; answer once it is committed."""
+
+    def __init__(self, receiver: Receiver, stored: Callable[[], None]):
+        self.receiver = receiver
         self.stored = stored
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
@@ -36,17 +79,12 @@ class InboundHandler:
     async def handle_DATA(self, server: SMTP, session: SmtpSession, envelope: Envelope) -> str:
         raw = envelope.original_content or b""
         envelope_from = envelope.mail_from or "<>"
-        loop = asyncio.get_running_loop()
-        try:
-            result, _ids = await loop.run_in_executor(
-                self.executor, receive, self.factory, self.config, raw, envelope_from
-            )
-        except Exception:
-            log.exception("could not store a mail from %s", envelope_from)
+        outcome = await asyncio.wrap_future(self.receiver.submit(raw, envelope_from))
+        if outcome is None:
             status = "451 4.3.0 The message could not be stored; please try again later"
         else:
             self.stored()
-            if result is Received.DUPLICATE:
+            if outcome[0] is Received.DUPLICATE:
                 status = "250 2.0.0 OK (this message was received before)"
             else:
                 status = "250 2.0.0 OK stored"
@@ -63,7 +101,7 @@ class Server:
     def __init__(self, config: Config, factory):
         self.config = config
         self.factory = factory
-        self.receiver = ThreadPoolExecutor(1, thread_name_prefix="pbm-receive")
+        self.receiver = Receiver(factory, config)
         self.courier = ThreadPoolExecutor(1, thread_name_prefix="pbm-deliver")
         self.wake = asyncio.Event()
         self.stopping = asyncio.Event()
@@ -72,8 +110,7 @@ class Server:
     def _factory(self):
         settings = self.config.smtpd
         cls = LMTP if settings.protocol == "lmtp" else SMTP
-        handler = InboundHandler(self.factory, self.config, self.receiver,
-                                 lambda: self.wake.set())
+        handler = InboundHandler(self.receiver, lambda: self.wake.set())
         return cls(
             handler,
             data_size_limit=settings.max_message_bytes,
@@ -100,7 +137,7 @@ class Server:
             await server.wait_closed()
             self.wake.set()
             courier.cancel()
-            self.receiver.shutdown(wait=True)
+            self.receiver.stop()
             self.courier.shutdown(wait=True)
 
     async def _deliver_forever(self) -> None:
