@@ -16,8 +16,9 @@ BUILTIN: dict[str, str] = {
     "outguess": "pbm.games.outguess",
     "loophole": "pbm.games.loophole",
     "pipeline": "pbm.games.pipeline",
+    "synapse-ice": "pbm.games.synapse_ice",
 }
-BUILTIN_ALIASES: dict[str, str] = {}
+BUILTIN_ALIASES: dict[str, str] = {"synapse": "synapse-ice"}
 
 ENTRY_POINT_GROUP = "pbm.games"
 
