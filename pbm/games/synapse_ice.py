@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from pbm.games.base import Game, GameInfo, IllegalMove, InvalidMove, Outcome, Viewer
 
@@ -16,15 +17,18 @@ SIZES = (1, 2, 3)
 STASH = 5  # pieces of each size in each player's stash at the start
 SEATS = ("Red", "Green")
 SIZE_NAMES = {1: "small", 2: "medium", 3: "large"}
-# The most placements a game can have: after k placements k squares are full and the last
-# piece points at a further empty one, so k + 1 <= 30 squares.
-MAX_PLACEMENTS = len(COLUMNS) * ROWS - 1
+# The most placements a game can have. After k placements k squares are full and the last
+# piece points at a further empty one, so k <= 29. And 29 is impossible: Red would have laid
+# all 15 pieces, pairing all 30 squares as (square, square pointed at). On a checkerboard
+# (15 light, 15 dark) each of the ten 1- and 3-pointers pairs a light with a dark square, so
+# the five 2-pointers, which pair equal colours, would have to cover 5 light squares in pairs.
+MAX_PLACEMENTS = 28
 EXAMPLE = "C3:2E"
 
 # The source's sample play comes without its diagrams. SAMPLE_OPENING (19 placements, legal
 # from the empty board) rebuilds its first position, where Red has just laid a 1-pointer
-# pointing up at C3; SAMPLE_PLAY is the play it then describes. tests/games/
-# test_synapse_ice.py checks every statement of the sample against this reconstruction.
+# pointing up at C3; SAMPLE_PLAY is the play it then describes. The game's test file
+# documents how it was found and checks every statement of the sample against it.
 SAMPLE_OPENING = (
     "D5:1N", "D4:1N", "D3:1N", "D2:1N", "D1:3W", "A1:2S", "A3:2S", "A5:3N", "A2:2E", "C2:3S",
     "C5:3E", "F5:1W", "E5:3N", "E2:3W", "B2:2S", "B4:3N", "B1:1E", "C1:3S", "C4:1N",
@@ -157,7 +161,7 @@ def _size_word(size: int) -> str:
 
 
 def _stash_text(stash: Stash) -> str:
-    return ", ".join(f"{n} {SIZE_NAMES[s]} ({s})" for s, n in zip(SIZES, stash))
+    return ", ".join(f"{n} {SIZE_NAMES[s]} ({s})" for s, n in zip(SIZES, stash, strict=True))
 
 
 class SynapseIce(Game[SynapseState, Move]):
@@ -218,11 +222,7 @@ class SynapseIce(Game[SynapseState, Move]):
         if seat != state.turn:
             return iter(())
         squares = ALL_SQUARES if state.forced is None else (state.forced,)
-        return (
-            move
-            for square in squares
-            for move in self._moves_from(state, seat, square)
-        )
+        return (move for square in squares for move in self._moves_from(state, seat, square))
 
     def prompt(self, state: SynapseState, seat: int) -> str | None:
         if state.forced is None:
@@ -238,12 +238,11 @@ class SynapseIce(Game[SynapseState, Move]):
             "",
         ]
         for seat, name in enumerate(SEATS):
-            counts = "  ".join(
-                f"{s}-pointers {state.left(seat, s)}" for s in SIZES
-            )
+            counts = "  ".join(f"{s}-pointers {state.left(seat, s)}" for s in SIZES)
             lines.append(f"{name + ' stash:':<13}{counts}")
-        lines.append(f"Pieces on the board: {state.placements} (a game has at most "
-                     f"{MAX_PLACEMENTS}).")
+        lines.append(
+            f"Pieces on the board: {state.placements} (a game has at most {MAX_PLACEMENTS})."
+        )
         lines += self._status_lines(state)
         return "\n".join(lines) + "\n"
 
@@ -291,20 +290,20 @@ class SynapseIce(Game[SynapseState, Move]):
         board = tuple(
             None if p is None else Piece(p[0], p[1], Direction(p[2])) for p in data["board"]
         )
-        red, green = (tuple(s) for s in data["stashes"])
+        red, green = ((s[0], s[1], s[2]) for s in data["stashes"])
         forced = None if data["forced"] is None else Square.parse(data["forced"])
-        return SynapseState(board, (red, green), forced, data["turn"], data["placements"])  # type: ignore[arg-type]
+        return SynapseState(board, (red, green), forced, data["turn"], data["placements"])
 
     # ----- helping --------------------------------------------------------------------
     def help_page(self) -> str:
         """The help text with the source's sample play drawn by render()."""
         page = super().help_page()
         for placeholder, played in SAMPLE_DIAGRAMS.items():
-            state = self.replay(SAMPLE_OPENING + SAMPLE_PLAY[:played])
+            state = self._replay(SAMPLE_OPENING + SAMPLE_PLAY[:played])
             page = page.replace(placeholder, self.render(state, None).rstrip("\n"))
         return page
 
-    def replay(self, texts: Iterable[str]) -> SynapseState:
+    def _replay(self, texts: Iterable[str]) -> SynapseState:
         """The position after these moves from the empty board (seats alternate)."""
         state = self.start({}, 0)
         for text in texts:

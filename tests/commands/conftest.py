@@ -224,11 +224,9 @@ GAME = Tally()  # registry.BUILTIN points at this module for "tally"
 def tally(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """Register the Tally test game under the command word 'tally'."""
     monkeypatch.setitem(registry.BUILTIN, "tally", __name__)
-    registry._aliases.cache_clear()
     registry.get.cache_clear()
     yield "tally"
     monkeypatch.undo()
-    registry._aliases.cache_clear()
     registry.get.cache_clear()
 
 
