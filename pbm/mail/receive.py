@@ -105,7 +105,8 @@ def handle(session: Session, config: Config, record: InboundMessage) -> list[Out
         record.status, record.error = "failed", traceback.format_exc()
         log.exception("cannot parse inbound mail %s", record.id)
         return []
-    if mail.auto:
+    if mail.auto or mail.sender == config.server.address.lower():
+        # Never answer robots, nor ourselves: a reply to a reply is how mail loops start.
         record.status = "ignored"
         return []
     try:

@@ -246,10 +246,13 @@ def test_non_utf8_and_html_only_mail(server: PbmServer):
 def test_automatic_mail_is_never_answered(server: PbmServer):
     server.send(ALICE, "signup alice secret", headers={"Auto-Submitted": "auto-replied"})
     server.send(BOB, "signup bob hunter2", headers={"Precedence": "bulk"})
+    server.send("mailer-daemon@players.test", "signup carol secret3")
+    server.send("pbm@games.test", "signup dave secret4")  # our own address: a mail loop
     server.collect(0)
     with sqlite3.connect(server.database) as db:
         statuses = [row[0] for row in db.execute("select status from inbound_messages")]
-    assert statuses == ["ignored", "ignored"]
+        assert db.execute("select count(*) from users").fetchone()[0] == 0
+    assert statuses == ["ignored"] * 4
 
 
 def test_replies_carry_threading_and_robot_headers(server: PbmServer):
