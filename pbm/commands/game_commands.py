@@ -90,7 +90,7 @@ def do_move(ctx: Context, inv: Invocation) -> None:
 
 def authenticate_on(ctx: Context, pos: Position, userid: str, password: str) -> User:
     try:
-        return authenticate(ctx, userid, password)
+        return authenticate(ctx, userid, password, [seat.user for seat in pos.board.seats])
     except CommandError as err:
         raise CommandError(str(err), board_text=board_text(pos, None)) from None
 

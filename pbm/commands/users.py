@@ -28,9 +28,15 @@ def require_user(ctx: Context, userid: str, *, signed_off_too: bool = False) -> 
     return user
 
 
-def authenticate(ctx: Context, userid: str, password: str) -> User:
-    """The user, if the password is right (always, from the operator's CLI)."""
-    user = require_user(ctx, userid)
+def authenticate(ctx: Context, userid: str, password: str,
+                 known: list[User] | None = None) -> User:
+    """The user, if the password is right (always, from the operator's CLI).
+
+    `known` are users already loaded (a board's players): found there, no query is made.
+    """
+    user = next((u for u in known or () if u.userid == userid.lower() and u.active), None)
+    if user is None:
+        user = require_user(ctx, userid)
     if ctx.admin:
         return user
     if not check_password(user.userid, password, user.password_hash):
