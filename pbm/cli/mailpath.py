@@ -28,6 +28,7 @@ def serve(app: App, host: str | None, port: int | None, lmtp: bool) -> None:
     app.overrides["smtpd"] = smtpd
     config = app.config
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # its set-up chatter helps nobody
     factory = app.store(migrate=True)
     server = Server(config, factory)
 

@@ -133,10 +133,13 @@ class Server:
         try:
             await self.stopping.wait()
         finally:
+            # Stop taking mail, let the writer finish what it holds, let the courier end its
+            # round (it sees `stopping`), and only then close the threads.
             server.close()
             await server.wait_closed()
+            self.stopping.set()
             self.wake.set()
-            courier.cancel()
+            await courier
             self.receiver.stop()
             self.courier.shutdown(wait=True)
 
