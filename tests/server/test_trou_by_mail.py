@@ -110,6 +110,8 @@ def test_restart_mid_game_and_finish(server: PbmServer):
     moves = a_game()
     play(server, moves[:3], 1)
     server.restart()
+    log = server.log.read_text()
+    assert "pbm serve: stopped" in log and "Traceback" not in log  # a clean stop
     mails = play(server, moves[3:], 4)
     assert mails[-1][ALICE].subject == "Trou Board 101"
 
