@@ -9,7 +9,7 @@ import socket
 from datetime import timedelta
 from email.utils import parseaddr
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.config import Config, parse_relay
@@ -115,14 +115,22 @@ def _record(factory: sessionmaker[Session], config: Config,
         return
     now = utcnow()
     with factory() as session, session.begin():
+        delivered = [mail.id for mail, error, _ in outcomes if error is None]
+        if delivered:
+            # The common case in one statement: a busy server delivers hundreds per round.
+            session.execute(
+                update(OutboxMail)
+                .where(OutboxMail.id.in_(delivered))
+                .values(status="sent", sent_at=now, last_error=None,
+                        attempts=OutboxMail.attempts + 1)
+            )
         for detached, error, permanent in outcomes:
+            if error is None:
+                continue
             mail = session.get(OutboxMail, detached.id)
             if mail is None:
                 continue
             mail.attempts += 1
-            if error is None:
-                mail.status, mail.sent_at, mail.last_error = "sent", now, None
-                continue
             mail.last_error = error
             if permanent or mail.attempts >= config.delivery.max_attempts:
                 mail.status = "failed"
