@@ -57,18 +57,12 @@ def _safe(relay: str) -> str:
     return relay
 
 
-def _envelope_sender(env) -> str:
-    """Postfix sets SENDER to "" for the null sender <>, which marks a bounce."""
-    if "SENDER" not in env:
-        return ""
-    return env["SENDER"] or "<>"
-
-
 @main.command()
-@click.option("--sender", default=lambda: _envelope_sender(os.environ),
-              help="Envelope sender (default: $SENDER, as Postfix's pipe sets it).")
+@click.option("--sender", default=lambda: os.environ.get("SENDER"),
+              help="Envelope sender (default: $SENDER, as Postfix's pipe sets it); "
+                   "an empty one is the null sender <> of a bounce.")
 @pass_app
-def process(app: App, sender: str) -> None:
+def process(app: App, sender: str | None) -> None:
     """Handle one mail read from standard input (for an MTA's pipe).
 
     Exits 0 once the mail is stored, 75 on a temporary failure (the MTA retries), 65 when
@@ -87,7 +81,9 @@ def process(app: App, sender: str) -> None:
         engine = make_engine(config.database_url)
         check_current(engine)
         factory = session_factory(engine)
-        _result, queued = receive(factory, config, raw, sender or "")
+        # Postfix passes "" (in $SENDER or ${sender}) for the null sender of a bounce.
+        envelope_from = "<>" if sender == "" else (sender or "")
+        _result, queued = receive(factory, config, raw, envelope_from)
     except Exception as err:  # anything before the commit: the MTA must keep the mail
         click.echo(f"pbm process: not stored, try again later: {err}", err=True)
         sys.exit(EX_TEMPFAIL)

@@ -152,6 +152,14 @@ def test_pbm_process_from_a_pipe(tmp_path: Path):
     with sqlite3.connect(pbm.database) as db:
         assert db.execute("select count(*) from inbound_messages").fetchone()[0] == 1
 
+    # A bounce: Postfix hands over the null sender as an empty ${sender}. Stored, unanswered.
+    bounce = _process(tmp_path, mail(BOB, "signup bob hunter2"), "--sender", "")
+    assert bounce.returncode == 0, bounce.stderr
+    pbm.collect(0)
+    with sqlite3.connect(pbm.database) as db:
+        rows = db.execute("select envelope_from, status from inbound_messages").fetchall()
+    assert rows[-1] == ("<>", "ignored")
+
 
 def test_a_mail_that_hits_a_bug_is_kept_and_can_be_retried(server: PbmServer):
     server.send(ALICE, "signup alice secret")
