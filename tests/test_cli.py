@@ -514,3 +514,28 @@ def test_every_subcommand_of_the_issue_exists(pbm: Pbm):
 
 def test_version(pbm: Pbm):
     assert "version" in pbm.ok("--version")
+
+
+# ----- pruning ------------------------------------------------------------------------------
+def test_prune_drops_old_mail_text_but_keeps_what_matters(board: Pbm):
+    """Old delivered replies go; old handled mail loses its text (it holds passwords) but
+    keeps its Message-ID; failed and pending mail and recent mail are never touched."""
+    raw = (b"From: alice@example.org\r\nSubject: trou move 101 alice secret 1B2\r\n"
+           b"Message-ID: <old-move@example.org>\r\n\r\n\r\n")
+    board.ok("process", input=raw)
+    with sqlite3.connect(board.database) as db:
+        db.execute("update inbound_messages set received_at = '2000-01-01 00:00:00'")
+        db.execute("update outbox set sent_at = '2000-01-01 00:00:00' where id = 1")
+        sent = db.execute("select count(*) from outbox where status = 'sent'").fetchone()[0]
+    assert sent >= 2
+    assert "pruned the text of 1 handled mail" in board.ok("inbox", "prune", "--days", "30")
+    assert "deleted 1 delivered mail" in board.ok("outbox", "prune", "--days", "30")
+    with sqlite3.connect(board.database) as db:
+        key, text = db.execute("select message_key, raw from inbound_messages").fetchone()
+        left = db.execute("select count(*) from outbox").fetchone()[0]
+    assert key == "<old-move@example.org>" and text == b""
+    assert left == sent - 1
+    # The same mail arriving again is still recognised and not played twice.
+    board.ok("process", input=raw)
+    with sqlite3.connect(board.database) as db:
+        assert db.execute("select move_count from boards").fetchone()[0] == 1

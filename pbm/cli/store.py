@@ -190,3 +190,50 @@ def inbox_retry(app: App, ident: int) -> None:
     click.echo(f"mail {ident}: {status}")
     if ids:
         deliver_pending(factory, app.config, only=ids)
+
+
+@inbox.command(name="prune")
+@click.option("--days", default=30, show_default=True, help="Keep mail younger than this.")
+@pass_app
+def inbox_prune(app: App, days: int) -> None:
+    """Drop the raw text of handled mail older than DAYS (it holds players' passwords).
+
+    The Message-ID stays, so a late copy of an old mail is still recognised and ignored.
+    Failed mail is never pruned: it waits for the operator.
+    """
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from pbm.db.models import InboundMessage, utcnow
+
+    factory = app.store()
+    with factory() as session, session.begin():
+        count = session.execute(
+            update(InboundMessage)
+            .where(InboundMessage.status.in_(("done", "ignored")),
+                   InboundMessage.received_at < utcnow() - timedelta(days=days),
+                   InboundMessage.raw != b"")
+            .values(raw=b"")
+        ).rowcount
+    click.echo(f"pruned the text of {count} handled mail(s) older than {days} days")
+
+
+@outbox.command(name="prune")
+@click.option("--days", default=30, show_default=True, help="Keep mail younger than this.")
+@pass_app
+def outbox_prune(app: App, days: int) -> None:
+    """Delete delivered mail older than DAYS (pending and failed mail stay)."""
+    from datetime import timedelta
+
+    from sqlalchemy import delete
+
+    from pbm.db.models import OutboxMail, utcnow
+
+    factory = app.store()
+    with factory() as session, session.begin():
+        count = session.execute(
+            delete(OutboxMail).where(OutboxMail.status == "sent",
+                                     OutboxMail.sent_at < utcnow() - timedelta(days=days))
+        ).rowcount
+    click.echo(f"deleted {count} delivered mail(s) older than {days} days")
