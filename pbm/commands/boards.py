@@ -16,6 +16,10 @@ from pbm.games.base import Game, Outcome, UserError
 FIRST_BOARD = 101
 
 
+class ReplayError(RuntimeError):
+    """A stored move log no longer replays under the current rules (a server fault)."""
+
+
 @dataclass
 class Position:
     """A board's game, its state, and the outcome if the game is over."""
@@ -113,7 +117,13 @@ def position(board: Board, upto: int | None = None) -> Position:
     upto = board.move_count if upto is None else upto
     state = game.start(board.options, board.seed)
     for move in moves_of(board, last=None, upto=upto):
-        state = game.play(state, move.seat, game.parse(state, move.seat, move.notation))
+        try:
+            state = game.play(state, move.seat, game.parse(state, move.seat, move.notation))
+        except UserError as err:
+            # The log was accepted once; if it no longer replays, the fault is ours, not
+            # the player's: fail loudly so the mail waits for the operator.
+            raise ReplayError(f"board {board.id} move {move.number} ({move.notation!r}) "
+                              f"no longer replays: {err}") from err
     if upto == board.move_count and board.winners is not None and game.result(state) is None:
         # Ended by resignation: not in the move log, so apply it as finish() did.
         state = game.conclude(state, Outcome(frozenset(board.winners), board.result_reason or ""))

@@ -52,8 +52,14 @@ def receive(factory: sessionmaker[Session], config: Config, raw: bytes,
         with factory() as session, session.begin():
             return store(session, config, raw, envelope_from)
     except IntegrityError:
-        # The same Message-ID committed by a concurrent process first: it is handled.
-        return Received.DUPLICATE, []
+        # Either a concurrent process committed the same Message-ID first (then the mail
+        # is handled), or some other clash (then the sender must try again later).
+        key = parsing.message_key(raw)
+        with factory() as session:
+            if session.scalar(select(InboundMessage.id)
+                              .where(InboundMessage.message_key == key)) is not None:
+                return Received.DUPLICATE, []
+        raise
 
 
 def store(session: Session, config: Config, raw: bytes,

@@ -466,3 +466,17 @@ def test_recent_rows_limit_is_what_board_mails_use(players, monkeypatch):
     assert "  3. 2B1" in body and "1. 1B2" not in body
     body = one(run(STRANGER, "trou show 101")).body
     assert "1. 1B2" in body and "not shown" not in body
+
+
+def test_a_log_that_no_longer_replays_is_a_server_fault_not_a_player_error(players):
+    """show #n replays the log; a move the rules now refuse must not be blamed on the player."""
+    from sqlalchemy import text
+
+    from pbm.commands.boards import ReplayError
+
+    run = players
+    start_trou(run, moves=("1B2", "4C2"))
+    with run.session() as session:
+        session.execute(text("update moves set notation = '9Z9' where number = 1"))
+    with pytest.raises(ReplayError, match="board 101 move 1"):
+        run(STRANGER, "trou show 101#1")
