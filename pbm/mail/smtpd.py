@@ -19,6 +19,7 @@ from pbm.mail.receive import Received, receive_batch
 
 log = logging.getLogger(__name__)
 DELIVERY_POLL_SECONDS = 1.0  # also how soon a retry that has come due goes out
+DELIVERY_GATHER_SECONDS = 0.2
 
 
 class Receiver:
@@ -151,6 +152,10 @@ class Server:
             except asyncio.TimeoutError:
                 pass
             self.wake.clear()
+            if not self.stopping.is_set():
+                # Let replies gather for a moment: under load one round (one transaction)
+                # then serves many mails, and the writer keeps the disk to itself meanwhile.
+                await asyncio.sleep(DELIVERY_GATHER_SECONDS)
             try:
                 while True:
                     sent, failed = await loop.run_in_executor(
