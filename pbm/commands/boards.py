@@ -38,10 +38,7 @@ class Position:
         return self.board.seats[seat].user.userid
 
     def seat_of(self, user: User) -> int | None:
-        for seat in self.board.seats:
-            if seat.user_id == user.id:
-                return seat.position
-        return None
+        return seat_of(self.board, user)
 
     def outcome(self) -> Outcome | None:
         """The outcome: the board's recorded one (resignations) or the rules' verdict."""
@@ -62,6 +59,11 @@ class Position:
         if self.upto == self.board.move_count and self.board.status != "active":
             return frozenset()
         return self.game.to_move(self.state)
+
+
+def seat_of(board: Board, user: User) -> int | None:
+    """The seat `user` plays on `board`, or None for a spectator."""
+    return next((seat.position for seat in board.seats if seat.user_id == user.id), None)
 
 
 def start_board(ctx: Context, game: Game, users: list[User], options: dict[str, Any],

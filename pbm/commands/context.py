@@ -36,10 +36,8 @@ class Context:
 
     def answer(self, subject: str, body: str) -> None:
         """A reply to whoever sent the command."""
-        if self.sender:
-            self.replies.append(Reply((self.sender,), subject, body, "answer"))
-        else:
-            self.replies.append(Reply((), subject, body, "answer"))
+        to = (self.sender,) if self.sender else ()  # the operator's CLI prints them instead
+        self.replies.append(Reply(to, subject, body, "answer"))
 
 
 class CommandError(UserError):

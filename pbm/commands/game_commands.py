@@ -169,53 +169,46 @@ def _send_view(ctx: Context, board: Board, upto: int | None, viewer: int | None)
     ctx.answer(f"{pos.title} Board {board.id}", board_text(pos, viewer, full_list=True))
 
 
-def _select_boards(ctx: Context, inv: Invocation, user: User, words: list[str]) -> list[Board]:
+def _select(ctx: Context, inv: Invocation, user: User | None,
+            words: list[str]) -> list[tuple[Board, int | None]]:
+    """Boards named by reference (101, 101#12), else `user`'s boards by selector."""
     which = "active"
     refs = []
     for word in words:
         if word.lower() in SELECTORS:
             which = word.lower()
         else:
-            refs.append(word)
+            refs.append(_parse_board_ref(word))
     if refs:
-        return [boards.load_board(ctx, _parse_board_ref(r)[0], inv.game) for r in refs]
-    return boards.boards_of(ctx, user, inv.game, which)
+        return [(boards.load_board(ctx, number, inv.game), upto) for number, upto in refs]
+    if user is None:
+        return []
+    return [(board, None) for board in boards.boards_of(ctx, user, inv.game, which)]
 
 
 def do_show(ctx: Context, inv: Invocation) -> None:
     _need(inv, 1)
-    first = inv.args[0]
-    if first.split("#")[0].isdigit():
-        for ref in inv.args:
-            number, upto = _parse_board_ref(ref)
-            _send_view(ctx, boards.load_board(ctx, number, inv.game), upto, None)
-        return
-    user = require_user(ctx, first, signed_off_too=True)
-    selected = _select_boards(ctx, inv, user, list(inv.args[1:]))
-    if not selected:
+    user = None
+    words = list(inv.args)
+    if not words[0].split("#")[0].isdigit():
+        user = require_user(ctx, words.pop(0), signed_off_too=True)
+    selected = _select(ctx, inv, user, words)
+    if not selected and user is not None:  # board numbers always select (or are refused)
         ctx.answer(f"{_game(inv).info.title} show", f"{user.userid} has no such boards.\n")
-    for board in selected:
-        _send_view(ctx, board, None, None)
+    for board, upto in selected:
+        _send_view(ctx, board, upto, None)
 
 
 def do_showas(ctx: Context, inv: Invocation) -> None:
     _need(inv, 2)
     user = authenticate(ctx, inv.args[0], inv.args[1])
-    words = list(inv.args[2:])
-    title = _game(inv).info.title
-    selected = []
-    for word in words:
-        if word.lower() not in SELECTORS:
-            number, upto = _parse_board_ref(word)
-            selected.append((boards.load_board(ctx, number, inv.game), upto))
+    selected = _select(ctx, inv, user, list(inv.args[2:]))
     if not selected:
-        selected = [(b, None) for b in _select_boards(ctx, inv, user, words)]
-    if not selected:
+        title = _game(inv).info.title
         ctx.answer(f"{title} showas", f"{user.userid} has no such {title} boards.\n")
     for board, upto in selected:
-        pos = position(board, upto)
-        seat = pos.seat_of(user)
-        _send_view(ctx, board, upto, seat)
+        # On a board the user does not play, showas gives the public view.
+        _send_view(ctx, board, upto, boards.seat_of(board, user))
 
 
 # ----- games --------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from sqlalchemy import select
 from pbm.commands.context import CommandError, Context
 from pbm.commands.passwords import check_password
 from pbm.db.models import Address, User
+from pbm.games import registry
 
 USERID = re.compile(r"^[a-z][a-z0-9_.-]{0,15}$")
 ADDRESS = re.compile(r"^[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.?[^@\s<>()\[\],;:\"]*$")
@@ -62,8 +63,6 @@ def addresses_of(user: User) -> tuple[str, ...]:
 
 
 def check_userid(userid: str) -> str:
-    from pbm.games import registry
-
     lowered = userid.lower()
     if not USERID.match(lowered):
         raise CommandError(
