@@ -13,6 +13,7 @@ def _run_as_operator(app: App, line: str, deliver: bool = True, answer_to: str =
     """Run a command line with operator rights; mail the replies meant for players.
 
     Answers (such as a welcome) go to `answer_to` when given, else they are printed.
+    Operator rights skip password checks, so callers put '-' where a player's password goes.
     """
     from pbm.commands.context import Context
     from pbm.commands.dispatch import run_line
