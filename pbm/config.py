@@ -41,8 +41,39 @@ class DatabaseSettings:
 class DeliverySettings:
     relay: str = ""  # "" = write to the Maildir; else smtp://[user:pass@]host:port[?starttls]
     maildir: str = "maildir"
-    max_attempts: int = 8  # delivery attempts before a mail is marked failed
-    retry_seconds: int = 60  # first retry delay; doubles each attempt
+    retry_seconds: int = 60  # first retry delay; doubles each attempt ...
+    max_retry_seconds: int = 3600  # ... up to this
+    give_up_days: int = 5  # a reply still undelivered after this long is marked failed
+    timeout_seconds: int = 30  # for each step of talking to the relay
+
+
+@dataclass(frozen=True)
+class LimitSettings:
+    """What one mail, one sender and one password guesser may cost the server (0 = no limit
+    for the rates)."""
+
+    # Reading a mail: bounded before anything else looks at it.
+    max_header_bytes: int = 65536
+    max_headers: int = 300
+    max_header_field_bytes: int = 16384
+    max_mime_parts: int = 100
+    max_mime_depth: int = 10
+    parse_seconds: int = 5
+    # What one mail may ask for.
+    commands_per_mail: int = 50
+    challenges_per_mail: int = 5
+    boards_per_command: int = 20
+    wrong_passwords_per_mail: int = 3
+    # Rates.
+    mails_per_sender_per_hour: int = 60
+    challenges_per_sender_per_day: int = 30
+    challenges_per_player_per_day: int = 20
+    wrong_passwords_per_sender_per_hour: int = 20
+    # Password guessing: free wrong guesses per account, then checks pause for a while that
+    # doubles with every further wrong guess.
+    wrong_passwords_before_pause: int = 5
+    password_pause_seconds: int = 60
+    max_password_pause_seconds: int = 3600
 
 
 @dataclass(frozen=True)
@@ -51,6 +82,7 @@ class Config:
     smtpd: SmtpdSettings = SmtpdSettings()
     database: DatabaseSettings = DatabaseSettings()
     delivery: DeliverySettings = DeliverySettings()
+    limits: LimitSettings = LimitSettings()
     base_dir: Path = Path(".")  # relative paths in the settings are taken from here
     source: str = "defaults"  # where the settings came from, for messages
 
@@ -75,6 +107,7 @@ SECTIONS: dict[str, type] = {
     "smtpd": SmtpdSettings,
     "database": DatabaseSettings,
     "delivery": DeliverySettings,
+    "limits": LimitSettings,
 }
 
 
@@ -192,6 +225,16 @@ def _check(config: Config, origin: Callable[[str], str]) -> None:
             f"{origin('server.address')}: server.address must be a mail address like "
             f"pbm@example.org, not {config.server.address!r}"
         )
+    for section in ("delivery", "limits"):
+        for f in fields(SECTIONS[section]):
+            value = getattr(getattr(config, section), f.name)
+            if isinstance(value, int) and value < 0:
+                key = f"{section}.{f.name}"
+                raise ConfigError(f"{origin(key)}: {key} must not be negative, not {value}")
+    if config.delivery.timeout_seconds < 1 or config.limits.parse_seconds < 1:
+        key = "delivery.timeout_seconds" if config.delivery.timeout_seconds < 1 \
+            else "limits.parse_seconds"
+        raise ConfigError(f"{origin(key)}: {key} must be at least 1 second")
     if config.delivery.relay:
         parse_relay(config.delivery.relay, origin("delivery.relay"))
     if "://" not in config.database.url:

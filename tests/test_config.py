@@ -16,6 +16,7 @@ from pbm.config import (
     Config,
     ConfigError,
     DatabaseSettings,
+    LimitSettings,
     DeliverySettings,
     ServerSettings,
     SmtpdSettings,
@@ -384,6 +385,18 @@ def test_example_config_documents_every_key():
 
 
 def test_sections_cover_every_settings_class():
-    settings = {ServerSettings, SmtpdSettings, DatabaseSettings, DeliverySettings}
+    settings = {ServerSettings, SmtpdSettings, DatabaseSettings, DeliverySettings, LimitSettings}
     assert set(SECTIONS.values()) == settings
     assert {f.name for f in fields(Config)} >= set(SECTIONS)
+
+
+def test_negative_limits_are_refused(tmp_path: Path):
+    file = write(tmp_path / "pbm.toml", "[limits]\nmails_per_sender_per_hour = -1\n")
+    with pytest.raises(ConfigError, match=r"limits.mails_per_sender_per_hour must not be neg"):
+        load(file, env={})
+
+
+def test_a_zero_timeout_is_refused(tmp_path: Path):
+    file = write(tmp_path / "pbm.toml", "[delivery]\ntimeout_seconds = 0\n")
+    with pytest.raises(ConfigError, match=r"delivery.timeout_seconds must be at least 1"):
+        load(file, env={})

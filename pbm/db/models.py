@@ -16,6 +16,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Text,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, WriteOnlyMapped, mapped_column, relationship
 
@@ -48,6 +49,9 @@ class User(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     # Signed-off users keep their row so old boards still name them.
     active: Mapped[bool] = mapped_column(Boolean, default=True)
+    # Wrong passwords since the last right one, and until when checks pause (guessing).
+    wrong_passwords: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    password_paused_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
     addresses: Mapped[list[Address]] = relationship(
         back_populates="user", order_by="Address.position", cascade="all, delete-orphan",
@@ -178,8 +182,27 @@ class OutboxMail(Base):
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     sent_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # A courier takes a batch (status "sending") before it delivers, so two never send the
+    # same mail; `claimed_by` names it ("host:pid") so a dead one's batch can be taken back.
+    claimed_by: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    claimed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # Taken back from a courier that died mid-batch: it may have gone out already.
+    maybe_sent: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     __table_args__ = (Index("ix_outbox_status_next", "status", "next_attempt_at"),)
+
+
+class RateCounter(Base):
+    """How often something happened in the current window (a sender's mails this hour, a
+    player's challenges today, wrong passwords from an address): the rate limits."""
+
+    __tablename__ = "rate_counters"
+
+    key: Mapped[str] = mapped_column(String(400), primary_key=True)  # "sender:alice@x.org"
+    window_start: Mapped[datetime] = mapped_column(DateTime)
+    count: Mapped[int] = mapped_column(Integer, default=0)
+    # The one notice per window ("you are over the limit") has been sent.
+    noticed: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 __all__ = [
@@ -189,6 +212,7 @@ __all__ = [
     "InboundMessage",
     "Move",
     "OutboxMail",
+    "RateCounter",
     "Seat",
     "User",
     "utcnow",

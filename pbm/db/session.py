@@ -15,6 +15,10 @@ class SchemaNotCurrent(Exception):
     """The database is missing or not migrated to the revision this code needs."""
 
 
+class StoreUnavailable(Exception):
+    """The database exists but cannot be read now (locked, unreadable): try again later."""
+
+
 def make_engine(url: str) -> Engine:
     engine = create_engine(url)
     database = engine.url.database
@@ -23,10 +27,18 @@ def make_engine(url: str) -> Engine:
         Path(database).parent.mkdir(parents=True, exist_ok=True)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
-        # pysqlite's own transaction handling defers BEGIN; we issue it ourselves so that
-        # a transaction that will write takes the lock at its start (no upgrade deadlocks).
-        event.listen(engine, "begin", lambda conn: conn.exec_driver_sql("BEGIN IMMEDIATE"))
+        event.listen(engine, "begin", _begin)
     return engine
+
+
+def _begin(conn) -> None:
+    # pysqlite's own transaction handling defers BEGIN; we issue it ourselves so that a
+    # transaction that will write takes the lock at its start (no upgrade deadlocks).
+    # Readers (a courier looking for due mail, listings) take no lock at all.
+    if conn.get_execution_options().get("pbm_read_only"):
+        conn.exec_driver_sql("BEGIN")
+    else:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
@@ -41,17 +53,27 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor.close()
 
 
-def session_factory(engine: Engine) -> sessionmaker[Session]:
-    return sessionmaker(engine, expire_on_commit=False)
+def session_factory(engine: Engine, *, read_only: bool = False) -> sessionmaker[Session]:
+    """Sessions on `engine`; read-only ones never take SQLite's write lock."""
+    bind = engine.execution_options(pbm_read_only=True) if read_only else engine
+    return sessionmaker(bind, expire_on_commit=False)
 
 
 def current_revision(engine: Engine) -> str | None:
-    """The database's Alembic revision, or None for an empty database."""
+    """The database's Alembic revision, or None for an empty database.
+
+    A database that cannot be read (locked, unreadable) is not an empty one: that raises
+    StoreUnavailable, so nobody is told to migrate a database that only needs a moment."""
     try:
         with engine.connect() as conn:
             return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
-    except (OperationalError, ProgrammingError):
+    except ProgrammingError:  # PostgreSQL: the table does not exist
         return None
+    except OperationalError as err:
+        if "no such table" in str(err.orig):
+            return None
+        raise StoreUnavailable(f"cannot read the database {engine.url.database or engine.url}: "
+                               f"{err.orig}") from None
 
 
 def check_current(engine: Engine) -> None:

@@ -132,10 +132,12 @@ def _record(factory: sessionmaker[Session], config: Config,
                 continue
             mail.attempts += 1
             mail.last_error = error
-            if permanent or mail.attempts >= config.delivery.max_attempts:
+            expired = mail.created_at < now - timedelta(days=config.delivery.give_up_days)
+            if permanent or expired:
                 mail.status = "failed"
                 log.warning("giving up on outbox mail %s to %s: %s", mail.id, mail.recipient,
                             error)
             else:
-                delay = config.delivery.retry_seconds * 2 ** (mail.attempts - 1)
+                delay = min(config.delivery.retry_seconds * 2 ** min(mail.attempts - 1, 30),
+                            config.delivery.max_retry_seconds)
                 mail.next_attempt_at = now + timedelta(seconds=delay)

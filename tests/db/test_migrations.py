@@ -9,7 +9,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from click.testing import CliRunner
-from sqlalchemy import inspect, text
+from sqlalchemy import event, inspect, text
 
 from pbm import db
 from pbm.cli import main
@@ -143,3 +143,46 @@ def test_cli_db_upgrade_through_a_config_file(tmp_path: Path):
     assert created.is_file()  # relative to the config file, not the working folder
     assert str(created.resolve()) in result.output
     assert current_revision(make_engine(f"sqlite:///{created}")) == head_revision()
+
+
+def test_upgrade_from_0001_keeps_the_data_and_fills_the_new_columns(url: str):
+    engine = make_engine(url)
+    upgrade(engine, "0001")
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO users (userid, password_hash, created_at, active) "
+                          "VALUES ('alice', 'h', '2026-01-01', 1)"))
+        conn.execute(text("INSERT INTO outbox (recipient, subject, raw, status, attempts, "
+                          "next_attempt_at, created_at) VALUES ('a@x.org', 's', x'41', "
+                          "'pending', 0, '2026-01-01', '2026-01-01')"))
+    upgrade(engine)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT userid, wrong_passwords, password_paused_until "
+                                 "FROM users")).one() == ("alice", 0, None)
+        assert conn.execute(text("SELECT status, maybe_sent, claimed_by FROM outbox")).one() \
+            == ("pending", 0, None)
+
+
+def test_a_locked_database_is_not_called_empty(tmp_path: Path, url: str):
+    """A database another process holds locked must not read as 'empty: run pbm db upgrade'."""
+    import sqlite3
+
+    from pbm.db.session import StoreUnavailable
+
+    setup = make_engine(url)
+    upgrade(setup)
+    setup.dispose()
+    holder = sqlite3.connect(tmp_path / "pbm.sqlite", isolation_level=None)
+    holder.execute("PRAGMA journal_mode=DELETE")  # the lock WAL readers cannot get past
+    holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    holder.execute("UPDATE alembic_version SET version_num = version_num")
+    try:
+        engine = make_engine(url)
+        # Wait briefly, not the server's 10 s, for the lock before giving up.
+        event.listen(engine, "connect",
+                     lambda dbapi, _rec: dbapi.execute("PRAGMA busy_timeout=50"), insert=True)
+        with pytest.raises(StoreUnavailable, match="locked"):
+            current_revision(engine)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
