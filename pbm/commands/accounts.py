@@ -5,7 +5,7 @@ from __future__ import annotations
 from pbm.commands import boards
 from pbm.commands.boardmail import announce_decline, send_board
 from pbm.commands.boards import position
-from pbm.commands.context import CommandError, Context, Reply
+from pbm.commands.context import CommandError, Context, Reply, shorten
 from pbm.commands.grammar import (
     ACCOUNT_COMMANDS,
     GAME_COMMANDS,
@@ -130,7 +130,8 @@ def help_topic(topic: str) -> tuple[str, str]:
         return f"Help: {topic}", load_page(topic)
     except NoSuchPage:
         topics = ", ".join(["general", "commands", *registry.names()])
-        raise CommandError(f"There is no help on '{topic}'. Topics: {topics}.") from None
+        raise CommandError(f"There is no help on '{shorten(topic)}'. Topics: {topics}.") \
+            from None
 
 
 def commands_page() -> str:

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import object_session
 
-from pbm.commands.context import CommandError, Context
+from pbm.commands.context import CommandError, Context, shorten
 from pbm.db.models import Board, Move, Seat, User
 from pbm.games import registry
 from pbm.games.base import Game, Outcome, UserError
@@ -94,7 +94,7 @@ def load_board(ctx: Context, number_text: str, game_name: str | None = None) -> 
     """The board with this number; a clear error if there is none (or of another game)."""
     text = number_text.lstrip("#")
     if not (text.isascii() and text.isdigit()):
-        raise CommandError(f"'{number_text}' is not a board number (boards are numbered 101, "
+        raise CommandError(f"'{shorten(number_text)}' is not a board number (boards are numbered 101, "
                            "102, ...).")
     text = text.lstrip("0") or "0"
     # Numbers past what the database can store name no board either.

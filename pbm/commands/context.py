@@ -47,3 +47,8 @@ class CommandError(UserError):
         super().__init__(message)
         self.subject = subject
         self.board_text = board_text
+
+
+def shorten(word: str, limit: int = 40) -> str:
+    """A word as it may be quoted back: a long one is cut (a mail may hold a 100 KB word)."""
+    return word if len(word) <= limit else f"{word[:limit]}...({len(word)} characters)"

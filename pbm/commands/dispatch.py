@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbm.commands.context import CommandError, Context
+from pbm.commands.context import CommandError, Context, shorten
 from pbm.commands.grammar import Invocation, parse
 from pbm.games import registry
 from pbm.games.base import UserError
@@ -20,7 +20,7 @@ def run_line(ctx: Context, line: str) -> None:
     except CommandError as err:
         # The line is not a command we know, so we cannot tell which word is a password:
         # quote only its first word.
-        first = line.split()[0] if line.split() else ""
+        first = shorten(line.split()[0]) if line.split() else ""
         ctx.failures += 1
         ctx.answer(err.subject or "pbm error",
                    f"{err}\n\nYour command began with: {first}\n")
@@ -45,8 +45,14 @@ def _error_subject(invocation: Invocation) -> str:
     return f"{title} error"
 
 
+MAX_ERROR_CHARS = 2000  # a rule module's message may quote a move of any length
+
+
 def _error_body(err: UserError, invocation: Invocation) -> str:
-    parts = [str(err)]
+    message = str(err)
+    if len(message) > MAX_ERROR_CHARS:
+        message = message[:MAX_ERROR_CHARS] + "..."
+    parts = [message]
     board_text = getattr(err, "board_text", "")
     if board_text:
         parts += ["", board_text.rstrip()]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from pbm.commands.context import CommandError, Context
+from pbm.commands.context import CommandError, Context, shorten
 from pbm.games import registry
 
 Handler = Callable[[Context, "Invocation"], None]
@@ -33,12 +33,12 @@ class Invocation:
     words: tuple[str, ...]  # the command words as typed ("trou", "move")
     args: tuple[str, ...]
 
-    def masked(self) -> str:
-        """The line as typed with every password replaced, fit to quote back in a reply."""
-        args = [
-            "********" if i in self.command.secret_args else arg for i, arg in enumerate(self.args)
-        ]
-        return " ".join([*self.words, *args])
+    def masked(self, hide: tuple[int, ...] = ()) -> str:
+        """The line as typed with every password (and the arguments at `hide`) replaced, and
+        long words cut, fit to quote back in a reply."""
+        secret = set(self.command.secret_args) | set(hide)
+        args = ["********" if i in secret else arg for i, arg in enumerate(self.args)]
+        return " ".join(shorten(word) for word in [*self.words, *args])
 
 
 GAME_COMMANDS: dict[str, Command] = {}
@@ -93,7 +93,7 @@ def parse(line: str) -> Invocation:
         if len(words) < 2:
             verbs = ", ".join(GAME_COMMANDS)
             raise CommandError(
-                f"'{words[0]}' needs a command after it, one of: {verbs}. "
+                f"'{shorten(words[0])}' needs a command after it, one of: {verbs}. "
                 f"For example: {game} help",
                 subject=f"{title} error",
             )
@@ -101,7 +101,7 @@ def parse(line: str) -> Invocation:
         if command is None:
             verbs = ", ".join(GAME_COMMANDS)
             raise CommandError(
-                f"'{words[1]}' is not a {title} command. The {title} commands are: {verbs}. "
+                f"'{shorten(words[1])}' is not a {title} command. The {title} commands are: {verbs}. "
                 f"Send '{game} help' for the rules and 'help commands' for the syntax.",
                 subject=f"{title} error",
             )
@@ -119,7 +119,7 @@ def parse(line: str) -> Invocation:
     if command is None:
         games = ", ".join(registry.names())
         raise CommandError(
-            f"'{words[0]}' is not a command. Commands start with a game name ({games}) "
+            f"'{shorten(words[0])}' is not a command. Commands start with a game name ({games}) "
             "or are one of: "
             + ", ".join(ACCOUNT_COMMANDS)
             + ". Send 'help commands' for the full list."

@@ -142,6 +142,48 @@ def test_help_on_an_unknown_topic_lists_the_topics(run):
         assert one(run(STRANGER, f"help {topic}")).kind == "answer"
 
 
+@pytest.fixture
+def planted(tmp_path):
+    """A .txt file outside the help pages, as an attacker would hope to read."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP SECRET operator notes\n", encoding="utf-8")
+    return secret
+
+
+def test_help_never_reads_a_file_outside_the_help_pages(run, planted):
+    """`help TOPIC` once joined the topic into a path: any .txt file was mailed out."""
+    import pbm.help
+
+    pages = __import__("pathlib").Path(pbm.help.__file__).parent
+    relative = __import__("os").path.relpath(planted.with_suffix(""), pages)
+    for topic in (relative, str(planted.with_suffix("")), "../help/general", "./general",
+                  "general/../general", "/etc/passwd", "..", "", "GENERAL/."):
+        replies = run(STRANGER, f"help {topic}")
+        body = one(replies).body
+        assert "TOP SECRET" not in body, topic
+        if topic and topic.lower() not in ("general",):
+            assert "There is no help on" in body, topic
+
+
+def test_help_with_a_huge_topic_is_a_clear_error(run):
+    """A 100 KB word raised OSError (file name too long); now it names no page."""
+    word = "x" * 100_000
+    err = error(run(STRANGER, f"help {word}"))
+    assert "There is no help on 'xxxxxxxx" in err.body
+    assert len(err.body) < 2000  # the word is not echoed whole
+    assert err.subject == "pbm error"
+
+
+def test_pbm_help_cli_reads_no_file_either(planted):
+    from click.testing import CliRunner
+
+    from pbm.cli import main
+
+    result = CliRunner().invoke(main, ["help", str(planted.with_suffix(""))])
+    assert result.exit_code == 1
+    assert "TOP SECRET" not in result.output
+
+
 # ----- error replies ----------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("line", "subject"),
