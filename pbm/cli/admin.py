@@ -66,7 +66,7 @@ def show(app: App, board: int, userid: str | None, upto: int | None) -> None:
     from pbm.commands.context import CommandError, Context
     from pbm.commands.users import require_user
 
-    factory = app.store()
+    factory = app.store(read_only=True)
     with factory() as session:
         ctx = Context(session, "", admin=True)
         try:
@@ -99,7 +99,7 @@ def games(app: App, userid: str | None, everything: bool) -> None:
     from pbm.commands.users import require_user
     from pbm.db.models import Board
 
-    factory = app.store()
+    factory = app.store(read_only=True)
     with factory() as session:
         ctx = Context(session, "", admin=True)
         which = "all" if everything else "active"
@@ -148,7 +148,7 @@ def users_list(app: App) -> None:
 
     from pbm.db.models import User
 
-    factory = app.store()
+    factory = app.store(read_only=True)
     with factory() as session:
         for user in session.scalars(select(User).order_by(User.userid)):
             state = "" if user.active else "  (signed off)"

@@ -30,7 +30,7 @@ def serve(app: App, host: str | None, port: int | None, lmtp: bool) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)  # its set-up chatter helps nobody
     factory = app.store(migrate=True)
-    server = Server(config, factory)
+    server = Server(config, factory, app.store(read_only=True))
 
     def ready(address: tuple[str, int]) -> None:
         protocol = config.smtpd.protocol.upper()
@@ -66,7 +66,8 @@ def process(app: App, sender: str | None) -> None:
     """Handle one mail read from standard input (for an MTA's pipe).
 
     Exits 0 once the mail is stored, 75 on a temporary failure (the MTA retries), 65 when
-    the mail is larger than smtpd.max_message_bytes (the MTA bounces it).
+    the mail is larger than smtpd.max_message_bytes or outside the [limits] for reading
+    a mail (the MTA bounces it with the reason).
     """
     config = app.config
     limit = config.smtpd.max_message_bytes
@@ -74,16 +75,30 @@ def process(app: App, sender: str | None) -> None:
     if len(raw) > limit:
         click.echo(f"pbm process: message larger than {limit} bytes refused", err=True)
         sys.exit(EX_DATAERR)
+    # Postfix passes "" (in $SENDER or ${sender}) for the null sender of a bounce.
+    envelope_from = "<>" if sender == "" else (sender or "")
+    from pbm.mail.receive import Prepared, check_passwords, prepare, receive
+    from pbm.mail.screen import Refusal, time_limit
+
+    prepared: Prepared | None = None
+    try:
+        with time_limit(config.limits.parse_seconds):
+            prepared = prepare(raw, envelope_from, config.limits)
+    except Refusal as refusal:  # never acceptable: the MTA bounces it with this text
+        click.echo(f"pbm process: message refused: {refusal}", err=True)
+        sys.exit(EX_DATAERR)
+    except Exception:  # a bug in reading it: stored all the same, as failed
+        prepared = None
     try:
         from pbm.db.session import check_current, make_engine, session_factory
-        from pbm.mail.receive import receive
 
         engine = make_engine(config.database_url)
         check_current(engine)
         factory = session_factory(engine)
-        # Postfix passes "" (in $SENDER or ${sender}) for the null sender of a bounce.
-        envelope_from = "<>" if sender == "" else (sender or "")
-        _result, queued = receive(factory, config, raw, envelope_from)
+        if prepared is not None:
+            with session_factory(engine, read_only=True)() as reader:
+                prepared = check_passwords(prepared, reader, config.limits)
+        _result, queued = receive(factory, config, raw, envelope_from, prepared)
     except Exception as err:  # anything before the commit: the MTA must keep the mail
         click.echo(f"pbm process: not stored, try again later: {err}", err=True)
         sys.exit(EX_TEMPFAIL)
@@ -109,7 +124,7 @@ def run(app: App, sender: str, command_line: tuple[str, ...]) -> None:
 
     factory = app.store()
     with factory() as session, session.begin():
-        ctx = Context(session, sender.lower())
+        ctx = Context(session, sender.lower(), limits=app.config.limits)
         run_line(ctx, " ".join(command_line))
     for reply in ctx.replies:
         click.echo(f"To: {', '.join(reply.to)}")

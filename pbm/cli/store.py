@@ -132,7 +132,7 @@ def inbox_list(app: App, everything: bool) -> None:
 
     from pbm.db.models import InboundMessage
 
-    factory = app.store()
+    factory = app.store(read_only=True)
     with factory() as session:
         query = select(InboundMessage).order_by(InboundMessage.id)
         if not everything:
@@ -154,7 +154,7 @@ def inbox_show(app: App, ident: int) -> None:
     """Print a stored mail and the error it hit."""
     from pbm.db.models import InboundMessage
 
-    factory = app.store()
+    factory = app.store(read_only=True)
     with factory() as session:
         record = session.get(InboundMessage, ident)
         if record is None:

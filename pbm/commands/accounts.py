@@ -175,13 +175,15 @@ account_command(Command("signup", "userid password [address ...]",
                         "Open an account. Board mails go to the addresses given, or to "
                         "the address you write from.", do_signup, secret_args=(1,)))
 account_command(Command("change password", "userid oldpassword newpassword",
-                        "Change your password.", do_change_password, secret_args=(1, 2)))
+                        "Change your password.", do_change_password, secret_args=(1, 2),
+                        login=(0, 1)))
 account_command(Command("change address", "userid password [address ...]",
                         "Change where your board mails go.", do_change_address,
-                        secret_args=(1,)))
+                        secret_args=(1,), login=(0, 1)))
 account_command(Command("signoff", "userid password",
                         "Close your account: your active games are resigned, their history "
-                        "is kept.", do_signoff, secret_args=(1,)))
+                        "is kept.", do_signoff, secret_args=(1,),
+                        login=(0, 1)))
 account_command(Command("list", "[game ...]", "The games on offer, or the active boards "
                         "of the named games.", do_list))
 account_command(Command("multiple", "", "As the Subject: run every line of the body as a "

@@ -7,6 +7,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from pbm.config import LimitSettings
 from pbm.db.models import utcnow
 from pbm.games.base import UserError
 
@@ -19,7 +20,7 @@ class Reply:
     to: tuple[str, ...]
     subject: str
     body: str
-    kind: str = "answer"
+    kind: str = "answer"  # "answer" | "board" | "notice" (to an account's owner)
 
 
 @dataclass
@@ -31,8 +32,17 @@ class Context:
     comment: str | None = None  # the mail body when it is a comment on a move/challenge
     admin: bool = False  # the operator's CLI: no passwords asked
     now: datetime = field(default_factory=utcnow)
+    limits: LimitSettings = LimitSettings()
     replies: list[Reply] = field(default_factory=list)
     failures: int = 0  # commands that were refused
+    # Password checks already made outside the writer: tokens of wrong userid+password pairs
+    # (right ones are in the passwords module's memory), so the writer never hashes for them.
+    refuted: frozenset[bytes] = frozenset()
+    wrong_passwords: int = 0  # in this mail so far
+    # Users whose password was wrong in the command being run: recorded after its savepoint
+    # is rolled back, so the failure itself is never rolled back with it.
+    unrecorded_failures: list[int] = field(default_factory=list)
+    challenges: int = 0  # boards started by this mail
 
     def answer(self, subject: str, body: str) -> None:
         """A reply to whoever sent the command."""
@@ -41,12 +51,17 @@ class Context:
 
 
 class CommandError(UserError):
-    """A command could not be carried out; `subject` and `board_text` shape the error mail."""
+    """A command could not be carried out; `subject` and `board_text` shape the error mail.
 
-    def __init__(self, message: str, subject: str | None = None, board_text: str = ""):
+    `conceal_userid`: the word in the userid place named nobody and may be a password typed
+    in the wrong place, so the reply must not quote it."""
+
+    def __init__(self, message: str, subject: str | None = None, board_text: str = "",
+                 conceal_userid: bool = False):
         super().__init__(message)
         self.subject = subject
         self.board_text = board_text
+        self.conceal_userid = conceal_userid
 
 
 def shorten(word: str, limit: int = 40) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pbm.commands import logins
 from pbm.commands.context import CommandError, Context, shorten
 from pbm.commands.grammar import Invocation, parse
 from pbm.games import registry
@@ -33,6 +34,8 @@ def run_line(ctx: Context, line: str) -> None:
         del ctx.replies[replies_before:]
         ctx.failures += 1
         ctx.answer(_error_subject(invocation), _error_body(err, invocation))
+    if ctx.unrecorded_failures:
+        logins.record_failures(ctx)
 
 
 def _error_subject(invocation: Invocation) -> str:
@@ -56,5 +59,7 @@ def _error_body(err: UserError, invocation: Invocation) -> str:
     board_text = getattr(err, "board_text", "")
     if board_text:
         parts += ["", board_text.rstrip()]
-    parts += ["", "Your command was:", f"  {invocation.masked()}"]
+    login = invocation.command.login
+    hide = (login[0],) if login and getattr(err, "conceal_userid", False) else ()
+    parts += ["", "Your command was:", f"  {invocation.masked(hide)}"]
     return "\n".join(parts) + "\n"

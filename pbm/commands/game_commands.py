@@ -11,6 +11,7 @@ from pbm.commands.context import CommandError, Context
 from pbm.commands.grammar import Command, Invocation, game_command
 from pbm.commands.listings import send_listing
 from pbm.commands.users import authenticate, require_user, users_at
+from pbm.db import rates
 from pbm.db.models import Board, User
 from pbm.games import registry
 from pbm.games.base import Game, UserError
@@ -56,9 +57,38 @@ def do_challenge(ctx: Context, inv: Invocation) -> None:
     challengers = users_at(ctx, ctx.sender) if ctx.sender else []
     if challengers:
         challenger = challengers[0].userid
+    if not ctx.admin:
+        _check_challenge_limits(ctx, [u for u in users if u not in challengers])
     pos = boards.start_board(ctx, game, users, options, challenger)
+    ctx.challenges += 1
     comment = (challenger, ctx.comment) if ctx.comment else None
     send_board(ctx, pos, new=True, comment=comment, spectators=(ctx.sender,))
+
+
+def _check_challenge_limits(ctx: Context, others: list[User]) -> None:
+    """Challenges need no password, so they are what a stranger would use to flood players
+    with board mails: bounded per mail, per sender and per challenged player."""
+    limits = ctx.limits
+    if limits.challenges_per_mail and ctx.challenges >= limits.challenges_per_mail:
+        raise CommandError(f"One mail may start at most {limits.challenges_per_mail} boards; "
+                           "this challenge was not made. Send it in another mail.")
+    if ctx.sender:
+        allowed = rates.take(ctx.session, f"challenges-from:{ctx.sender}",
+                             limits.challenges_per_sender_per_day, rates.DAY, ctx.now)
+        if not allowed.allowed:
+            raise CommandError(
+                f"{ctx.sender} has started {limits.challenges_per_sender_per_day} boards in the "
+                f"last day, the most allowed; this challenge was not made. Send it again after "
+                f"{allowed.resets_at:%Y-%m-%d %H:%M} UTC.")
+    for user in others:
+        allowed = rates.take(ctx.session, f"challenged:{user.userid}",
+                             limits.challenges_per_player_per_day, rates.DAY, ctx.now)
+        if not allowed.allowed:
+            raise CommandError(
+                f"{user.userid} has been challenged {limits.challenges_per_player_per_day} "
+                "times in the last day by others, the most allowed; this challenge was not "
+                f"made. Send it again after {allowed.resets_at:%Y-%m-%d %H:%M} UTC, or ask "
+                f"{user.userid} to start the board.")
 
 
 # ----- move ---------------------------------------------------------------------------
@@ -92,7 +122,8 @@ def authenticate_on(ctx: Context, pos: Position, userid: str, password: str) -> 
     try:
         return authenticate(ctx, userid, password, [seat.user for seat in pos.board.seats])
     except CommandError as err:
-        raise CommandError(str(err), board_text=board_text(pos, None)) from None
+        raise CommandError(str(err), board_text=board_text(pos, None),
+                           conceal_userid=err.conceal_userid) from None
 
 
 def _seat(pos: Position, user: User) -> int:
@@ -170,8 +201,10 @@ def _send_view(ctx: Context, board: Board, upto: int | None, viewer: int | None)
 
 
 def _select(ctx: Context, inv: Invocation, user: User | None,
-            words: list[str]) -> list[tuple[Board, int | None]]:
-    """Boards named by reference (101, 101#12), else `user`'s boards by selector."""
+            words: list[str]) -> tuple[list[tuple[Board, int | None]], str]:
+    """Boards named by reference (101, 101#12), else `user`'s boards by selector; and a note
+    when there were more than one command may show."""
+    limit = ctx.limits.boards_per_command
     which = "active"
     refs = []
     for word in words:
@@ -179,11 +212,23 @@ def _select(ctx: Context, inv: Invocation, user: User | None,
             which = word.lower()
         else:
             refs.append(_parse_board_ref(word))
+    refs = list(dict.fromkeys(refs))  # a board named twice is shown once
     if refs:
-        return [(boards.load_board(ctx, number, inv.game), upto) for number, upto in refs]
+        if limit and len(refs) > limit:
+            raise CommandError(f"One command may name at most {limit} boards; this one named "
+                               f"{len(refs)}. Ask for the others in another command.")
+        loaded = {(board.id, upto): (board, upto) for board, upto in
+                  ((boards.load_board(ctx, number, inv.game), upto) for number, upto in refs)}
+        return list(loaded.values()), ""  # 101 and 0101 name one board
     if user is None:
-        return []
-    return [(board, None) for board in boards.boards_of(ctx, user, inv.game, which)]
+        return [], ""
+    found = boards.boards_of(ctx, user, inv.game, which)
+    if limit and len(found) > limit:
+        note = (f"{user.userid} has {len(found)} such boards; the first {limit} are shown. "
+                "Name the boards you want to see, for example: "
+                f"{inv.game} show {found[limit].id} {found[-1].id}\n")
+        return [(board, None) for board in found[:limit]], note
+    return [(board, None) for board in found], ""
 
 
 def do_show(ctx: Context, inv: Invocation) -> None:
@@ -192,23 +237,28 @@ def do_show(ctx: Context, inv: Invocation) -> None:
     words = list(inv.args)
     if not words[0].split("#")[0].isdigit():
         user = require_user(ctx, words.pop(0), signed_off_too=True)
-    selected = _select(ctx, inv, user, words)
+    selected, note = _select(ctx, inv, user, words)
+    title = _game(inv).info.title
     if not selected and user is not None:  # board numbers always select (or are refused)
-        ctx.answer(f"{_game(inv).info.title} show", f"{user.userid} has no such boards.\n")
+        ctx.answer(f"{title} show", f"{user.userid} has no such boards.\n")
     for board, upto in selected:
         _send_view(ctx, board, upto, None)
+    if note:
+        ctx.answer(f"{title} show", note)
 
 
 def do_showas(ctx: Context, inv: Invocation) -> None:
     _need(inv, 2)
     user = authenticate(ctx, inv.args[0], inv.args[1])
-    selected = _select(ctx, inv, user, list(inv.args[2:]))
+    selected, note = _select(ctx, inv, user, list(inv.args[2:]))
+    title = _game(inv).info.title
     if not selected:
-        title = _game(inv).info.title
         ctx.answer(f"{title} showas", f"{user.userid} has no such {title} boards.\n")
     for board, upto in selected:
         # On a board the user does not play, showas gives the public view.
         _send_view(ctx, board, upto, boards.seat_of(board, user))
+    if note:
+        ctx.answer(f"{title} showas", note)
 
 
 # ----- games --------------------------------------------------------------------------
@@ -233,13 +283,14 @@ CHALLENGE = game_command(Command(
 MOVE = game_command(Command(
     "move", "board userid password move[#n]",
     "Make a move. A trailing #n is refused unless this would be move n of the board.",
-    do_move, aliases=("mvoe", "mv"), secret_args=(2,), takes_comment=True))
+    do_move, aliases=("mvoe", "mv"), secret_args=(2,), login=(1, 2), takes_comment=True))
 SHOW = game_command(Command(
     "show", "board[#n] ... | userid [active|inactive|next|all]",
     "Mail the public view of boards (#n: as it was after move n).", do_show))
 SHOWAS = game_command(Command(
     "showas", "userid password [board ...|active|inactive|next|all]",
-    "Mail boards as you see them, with what only you may see.", do_showas, secret_args=(1,)))
+    "Mail boards as you see them, with what only you may see.", do_showas, secret_args=(1,),
+    login=(0, 1)))
 GAMES = game_command(Command(
     "games", "[userid ...] [active|inactive|next|all]",
     "List boards of this game, of everyone or of the named players.", do_games))
@@ -247,4 +298,4 @@ RESIGN = game_command(Command(
     "resign", "board userid password",
     "Resign. Out of turn it is queued for your next turn (send again to take it back); "
     "before your first move it declines the challenge and removes the board.",
-    do_resign, secret_args=(2,)))
+    do_resign, secret_args=(2,), login=(1, 2)))

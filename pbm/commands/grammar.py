@@ -21,6 +21,9 @@ class Command:
     handler: Handler
     aliases: tuple[str, ...] = ()
     secret_args: tuple[int, ...] = ()  # argument positions holding passwords
+    # Positions of the userid and the password it is checked against, for commands that
+    # authenticate: their password is verified ahead of the writer and throttled.
+    login: tuple[int, int] | None = None
     takes_comment: bool = False  # the mail body is a comment shown to the other players
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import threading
 from collections import OrderedDict
 
 from argon2 import PasswordHasher
@@ -18,25 +19,39 @@ _hasher = PasswordHasher()
 _CACHE_KEY = os.urandom(32)
 _CACHE_SIZE = 4096
 _verified: OrderedDict[bytes, None] = OrderedDict()
+_lock = threading.Lock()  # checks run in several threads of `pbm serve` at once
 
 
 def hash_password(password: str) -> str:
     return _hasher.hash(password)
 
 
-def check_password(userid: str, password: str, stored_hash: str) -> bool:
-    """True when `password` matches `stored_hash` (case-sensitive)."""
-    token = hmac.new(
+def token(userid: str, password: str, stored_hash: str) -> bytes:
+    """What identifies one check without holding the password: a keyed hash. The stored hash
+    is part of it, so a check made before a password change says nothing after it."""
+    return hmac.new(
         _CACHE_KEY, f"{userid}\0{password}\0{stored_hash}".encode(), hashlib.sha256
     ).digest()
-    if token in _verified:
-        _verified.move_to_end(token)
-        return True
+
+
+def check_password(userid: str, password: str, stored_hash: str,
+                   refuted: frozenset[bytes] = frozenset()) -> bool:
+    """True when `password` matches `stored_hash` (case-sensitive).
+
+    `refuted` holds tokens already found wrong (ahead of the writer): those cost no hash."""
+    key = token(userid, password, stored_hash)
+    with _lock:
+        if key in _verified:
+            _verified.move_to_end(key)
+            return True
+    if key in refuted:
+        return False
     try:
         _hasher.verify(stored_hash, password)
     except (VerificationError, InvalidHashError):
         return False
-    _verified[token] = None
-    if len(_verified) > _CACHE_SIZE:
-        _verified.popitem(last=False)
+    with _lock:
+        _verified[key] = None
+        if len(_verified) > _CACHE_SIZE:
+            _verified.popitem(last=False)
     return True

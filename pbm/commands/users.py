@@ -6,8 +6,8 @@ import re
 
 from sqlalchemy import select
 
+from pbm.commands import logins
 from pbm.commands.context import CommandError, Context, shorten
-from pbm.commands.passwords import check_password
 from pbm.db.models import Address, User
 from pbm.games import registry
 
@@ -37,14 +37,20 @@ def authenticate(ctx: Context, userid: str, password: str,
     """
     user = next((u for u in known or () if u.userid == userid.lower() and u.active), None)
     if user is None:
+        user = find_user(ctx, userid)
+    if ctx.admin or (user is not None and not user.active):
+        # The operator typed it, or it is a real (signed-off) userid: safe to name.
         user = require_user(ctx, userid)
+    if user is None:
+        # The word may be a password typed one place too early: never quote it back.
+        raise CommandError(
+            "No player has the userid you gave (it is not repeated here, in case it was "
+            "your password in the wrong place). Players sign up with 'signup userid password'.",
+            conceal_userid=True,
+        )
     if ctx.admin:
         return user
-    if not check_password(user.userid, password, user.password_hash):
-        raise CommandError(
-            f"Wrong password for '{user.userid}'. Passwords are case-sensitive; "
-            "if you have forgotten yours, ask the operator to set a new one."
-        )
+    logins.check(ctx, user, password)
     return user
 
 

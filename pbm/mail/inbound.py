@@ -6,12 +6,15 @@ import hashlib
 import re
 from dataclasses import dataclass
 from email import policy
-from email.message import EmailMessage
+from email.header import decode_header, make_header
+from email.message import Message
 from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses
 from html.parser import HTMLParser
 
 from pbm.commands.grammar import is_command
+from pbm.config import LimitSettings
+from pbm.mail.screen import check_shape, screen
 
 PREFIX = re.compile(r"^\s*((re|fwd?|aw|wg|sv|antw|tr)\s*(\[\d+\])?\s*:|\[[^\]]*\])\s*", re.I)
 QUOTE_INTRO = re.compile(r"^\s*(on\b.*wrote:|am\b.*schrieb.*:|le\b.*a écrit\s*:)\s*$", re.I)
@@ -22,69 +25,130 @@ WRAPPED_INTRO_END = re.compile(r"\bwrote:\s*$", re.I)
 # "List of Trou games") start like commands; a reply to one carries its commands in the body.
 OUR_SUBJECT = re.compile(r"^(new\s+)?[\w-]+\s+(board\s+\d+\b|error$)|^list\s+of\b", re.I)
 STOP_WORDS = {"end", "stop"}
-MAX_COMMAND_LINES = 100
+MAX_COMMAND_LINES = LimitSettings().commands_per_mail
 
 
 @dataclass(frozen=True)
 class InboundMail:
-    message_id: str | None
+    message_id: str | None  # a well-formed <id@host>, or None
     sender: str  # the address to answer ("" if none)
     subject: str
     body: str
     auto: bool  # auto-submitted, bulk/list or from <>: never answered
-    references: str
+    references: str  # well-formed ids only, the last few, space-separated
+    in_reply_to: str | None = None
+    message_key: str = ""  # what makes the mail processed once (see key_of)
+
+
+# What we copy from a mail into the headers of our replies must be a plain msg-id.
+MSG_ID = re.compile(r"<[!-;=?-~]{1,240}@[!-;=?-~]{1,240}>")
+MAX_MSG_ID = 250
+MAX_REFERENCES = 10
+# An address we will write to: no spaces, controls or header syntax, one @.
+ADDRESS = re.compile(r"[^\s<>()\[\],;:\"@\\]{1,64}@[^\s<>()\[\],;:\"@\\]{1,255}")
+KEY_TEXT = re.compile(r"[\x20-\x7e\r\n\t]{1,500}")
+MAX_BODY_BYTES = 256 * 1024  # of the part read for commands; the rest is never looked at
+MAX_BODY_CHARS = 100_000
+AUTO_HEADERS = ("List-Id", "List-Unsubscribe", "X-Autoreply", "X-Autorespond")
 
 
 def message_key(raw: bytes) -> str:
     """The key that makes a mail processed once: its Message-ID, or a digest of its bytes."""
     headers = BytesHeaderParser(policy=policy.compat32).parsebytes(raw)
-    message_id = (headers.get("Message-ID") or "").strip()
-    if message_id:
-        return message_id[:500]
-    return "sha256:" + hashlib.sha256(raw).hexdigest()
+    return key_of(_raw_value(headers, "Message-ID"), raw)
 
 
-def read(raw: bytes, envelope_from: str = "") -> InboundMail:
-    message = BytesParser(policy=policy.default).parsebytes(raw)
-    assert isinstance(message, EmailMessage)
+def key_of(message_id: str | None, raw: bytes) -> str:
+    """The Message-ID as sent when it is plain ASCII text, else a digest of it: any bytes at
+    all may stand there, and the key must still store and compare (non-ASCII once made
+    pbm answer 451 forever)."""
+    value = (message_id or "").strip()
+    if not value:
+        return "sha256:" + hashlib.sha256(raw).hexdigest()
+    if KEY_TEXT.fullmatch(value):
+        return value
+    return "sha256-id:" + hashlib.sha256(value.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def read(raw: bytes, envelope_from: str = "", limits: LimitSettings = LimitSettings()
+         ) -> InboundMail:
+    """Parse a mail; raises Refusal when it is outside the bounds of `limits`.
+
+    The compat32 parser is used and the few headers we need are decoded here: the modern
+    header classes parse every address header in full, which hostile mail makes slow."""
+    screen(raw, limits)
+    message = BytesParser(policy=policy.compat32).parsebytes(raw)
+    check_shape(message, limits)
     sender = _sender(message, envelope_from)
+    raw_id = _raw_value(message, "Message-ID")
     return InboundMail(
-        message_id=_header(message, "Message-ID") or None,
+        message_id=_msg_id(raw_id),
         sender=sender,
         subject=_header(message, "Subject"),
         body=_body_text(message),
         auto=_is_automatic(message, envelope_from, sender),
-        references=_header(message, "References"),
+        references=" ".join(_msg_ids(_raw_value(message, "References"))[-MAX_REFERENCES:]),
+        in_reply_to=_msg_id(_raw_value(message, "In-Reply-To")),
+        message_key=key_of(raw_id, raw),
     )
 
 
-def _header(message: EmailMessage, name: str) -> str:
-    try:
-        value = message.get(name)
-    except Exception:  # a header so broken the parser gives up on it: treat as absent
+def _raw_value(message: Message, name: str) -> str | None:
+    """The first `name` header as sent, 8-bit bytes read as UTF-8 (or replaced)."""
+    wanted = name.lower()
+    for key, value in message.raw_items():
+        if key.lower() == wanted:
+            if isinstance(value, str):
+                return value.encode("ascii", "surrogateescape").decode("utf-8", "replace")
+            return str(value)
+    return None
+
+
+def _header(message: Message, name: str) -> str:
+    """A header decoded (RFC 2047) and unfolded; "" when absent."""
+    value = _raw_value(message, name)
+    if value is None:
         return ""
-    return " ".join(str(value).split()) if value is not None else ""
+    try:
+        value = str(make_header(decode_header(value)))
+    except Exception:  # a broken encoded word: keep the text as sent
+        pass
+    return " ".join(value.split())
 
 
-def _sender(message: EmailMessage, envelope_from: str) -> str:
+def _msg_ids(value: str | None) -> list[str]:
+    return [found for found in MSG_ID.findall(value or "") if len(found) <= MAX_MSG_ID]
+
+
+def _msg_id(value: str | None) -> str | None:
+    found = _msg_ids("".join((value or "").split()))
+    return found[0] if found else None
+
+
+def _sender(message: Message, envelope_from: str) -> str:
     for header in ("Reply-To", "From"):
-        value = _header(message, header)
+        value = _raw_value(message, header)
         if value:
-            for _name, address in getaddresses([value]):
-                if "@" in address:
+            try:
+                pairs = getaddresses([value])
+            except Exception:  # RecursionError on nested comments, among others
+                pairs = []
+            for _name, address in pairs:
+                if ADDRESS.fullmatch(address):
                     return address.lower()
-    if "@" in envelope_from:
-        return envelope_from.strip("<>").lower()
+    candidate = envelope_from.strip().strip("<>")
+    if ADDRESS.fullmatch(candidate):
+        return candidate.lower()
     return ""
 
 
-def _is_automatic(message: EmailMessage, envelope_from: str, sender: str) -> bool:
+def _is_automatic(message: Message, envelope_from: str, sender: str) -> bool:
     auto = _header(message, "Auto-Submitted").lower()
     if auto and auto != "no":
         return True
     if _header(message, "Precedence").lower() in ("bulk", "junk", "list"):
         return True
-    if _header(message, "List-Id") or _header(message, "List-Unsubscribe"):
+    if any(_raw_value(message, name) is not None for name in AUTO_HEADERS):
         return True
     if envelope_from.strip() in ("<>",):
         return True
@@ -92,20 +156,43 @@ def _is_automatic(message: EmailMessage, envelope_from: str, sender: str) -> boo
     return not sender or local in ("mailer-daemon", "postmaster")
 
 
-def _body_text(message: EmailMessage) -> str:
-    part = message.get_body(preferencelist=("plain", "html"))
+def _body_part(message: Message) -> Message | None:
+    """The part a person wrote: the first text/plain that is not an attachment, else the
+    first such text/html. Forwarded messages (message/*) inside are not looked into."""
+    html = None
+    pending = [message]
+    while pending:
+        part = pending.pop(0)
+        kind = part.get_content_type()
+        if part.is_multipart():
+            if kind.startswith("multipart/"):
+                pending[:0] = [p for p in part.get_payload() if isinstance(p, Message)]
+            continue
+        if (part.get("Content-Disposition") or "").strip().lower().startswith("attachment"):
+            continue
+        if kind == "text/plain":
+            return part
+        if kind == "text/html" and html is None:
+            html = part
+    return html
+
+
+def _body_text(message: Message) -> str:
+    part = _body_part(message)
     if part is None:
         return ""
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return ""
+    payload = payload[:MAX_BODY_BYTES]
+    charset = part.get_content_charset() or "utf-8"
     try:
-        text = part.get_content()
-    except (LookupError, UnicodeError, AssertionError):
-        payload = part.get_payload(decode=True) or b""
+        text = payload.decode(charset, errors="replace")
+    except LookupError:  # a charset Python does not know
         text = payload.decode("utf-8", errors="replace")
-    if not isinstance(text, str):
-        text = bytes(text).decode("utf-8", errors="replace")
-    if part.get_content_subtype() == "html":
+    if part.get_content_type() == "text/html":
         text = html_to_text(text)
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    return text[:MAX_BODY_CHARS].replace("\r\n", "\n").replace("\r", "\n")
 
 
 class _TextExtractor(HTMLParser):
@@ -181,9 +268,10 @@ def body_lines(body: str) -> list[str]:
 class Commands:
     lines: list[str]
     comment: str | None
+    left_out: int = 0  # command lines past the limit, not read
 
 
-def commands(mail: InboundMail) -> Commands:
+def commands(mail: InboundMail, limit: int = MAX_COMMAND_LINES) -> Commands:
     """The command lines of a mail and the comment that goes with them.
 
     A command in the Subject is the only command and the body is its comment. A Subject
@@ -200,4 +288,4 @@ def commands(mail: InboundMail) -> Commands:
     if not lines and subject and subject.lower() != "multiple":
         # Nothing in the body either: answer the Subject, so the reply says what is wrong.
         return Commands([subject], None)
-    return Commands(lines[:MAX_COMMAND_LINES], None)
+    return Commands(lines[:limit], None, max(0, len(lines) - limit))

@@ -1,9 +1,15 @@
-"""One inbound mail, one transaction: store it, run its commands, queue the replies."""
+"""One inbound mail, one transaction: store it, run its commands, queue the replies.
+
+Reading a mail (bounded parsing, its command lines) and checking the passwords it carries
+happen first, in `prepare` and `check_passwords`, outside the writer's transaction: a
+hostile mail may cost seconds there, but never holds up the mails behind it.
+"""
 
 from __future__ import annotations
 
 import logging
 import traceback
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from sqlalchemy import select
@@ -12,10 +18,15 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.commands.context import Context, Reply
 from pbm.commands.dispatch import run_lines
-from pbm.config import Config
+from pbm.commands.grammar import is_command
+from pbm.commands.logins import verify_ahead
+from pbm.config import Config, LimitSettings
+from pbm.db import rates
 from pbm.db.models import InboundMessage, OutboxMail, utcnow
 from pbm.mail import inbound as parsing
 from pbm.mail.compose import compose
+from pbm.mail.replies import consolidate
+from pbm.mail.screen import Refusal
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +39,8 @@ class Received(Enum):
 NO_COMMAND = (
     "Your mail reached the game server, but no command was found in it.\n\n"
     "Put a command in the Subject, for example:\n"
-    "  signup alice secret\n"
-    "  trou challenge alice bob\n"
+    "  Subject: signup alice secret\n"
+    "  Subject: trou challenge alice bob\n"
     "or make the Subject 'multiple' and write one command per line of the body.\n"
     "Send 'help' as the Subject for an overview.\n"
 )
@@ -41,20 +52,53 @@ FAILED = (
 )
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """What is learnt of a mail before the writer takes it."""
+
+    mail: parsing.InboundMail
+    found: parsing.Commands
+    refuted: frozenset[bytes] = frozenset()  # wrong passwords, already checked
+
+
+def prepare(raw: bytes, envelope_from: str, limits: LimitSettings) -> Prepared:
+    """Read a mail within `limits`; raises Refusal for one outside them."""
+    mail = parsing.read(raw, envelope_from, limits)
+    return Prepared(mail, parsing.commands(mail, limits.commands_per_mail))
+
+
+def check_passwords(prepared: Prepared, reader: Session, limits: LimitSettings) -> Prepared:
+    """Check the passwords of the mail's commands with a read-only session."""
+    if prepared.mail.auto or not prepared.found.lines:
+        return prepared
+    refuted = verify_ahead(reader, prepared.found.lines, limits, prepared.mail.sender,
+                           utcnow())
+    return replace(prepared, refuted=refuted)
+
+
 def receive(factory: sessionmaker[Session], config: Config, raw: bytes,
-            envelope_from: str = "") -> tuple[Received, list[int]]:
+            envelope_from: str = "", prepared: Prepared | None = None
+            ) -> tuple[Received, list[int]]:
     """Store and handle one raw mail in one transaction.
 
-    Returns whether it was new and the ids of the outbox mails it queued. Raises only when
-    the mail could not be stored (the caller answers 451 / exits 75 so the sender retries).
+    Returns whether it was new and the ids of the outbox mails it queued. Raises Refusal
+    for a mail outside the limits (not stored), and anything else when the mail could not be
+    stored (the caller answers 451 / exits 75 so the sender retries).
     """
+    if prepared is None:
+        try:
+            prepared = prepare(raw, envelope_from, config.limits)
+        except Refusal:
+            raise
+        except Exception:  # a bug in reading it: stored all the same, failed, for the operator
+            log.exception("reading a mail from %s failed", envelope_from)
     try:
         with factory() as session, session.begin():
-            return store(session, config, raw, envelope_from)
+            return store(session, config, raw, envelope_from, prepared)
     except IntegrityError:
         # Either a concurrent process committed the same Message-ID first (then the mail
         # is handled), or some other clash (then the sender must try again later).
-        key = parsing.message_key(raw)
+        key = prepared.mail.message_key if prepared else parsing.message_key(raw)
         with factory() as session:
             if session.scalar(select(InboundMessage.id)
                               .where(InboundMessage.message_key == key)) is not None:
@@ -62,23 +106,27 @@ def receive(factory: sessionmaker[Session], config: Config, raw: bytes,
         raise
 
 
-def store(session: Session, config: Config, raw: bytes,
-          envelope_from: str = "") -> tuple[Received, list[int]]:
-    """Within the caller's transaction: store a mail unless seen before, and handle it."""
-    key = parsing.message_key(raw)
+def store(session: Session, config: Config, raw: bytes, envelope_from: str,
+          prepared: Prepared | None) -> tuple[Received, list[int]]:
+    """Within the caller's transaction: store a mail unless seen before, and handle it.
+
+    `prepared` is None when reading the mail hit a bug: it is stored and fails in `handle`,
+    where the operator finds it."""
+    key = prepared.mail.message_key if prepared else parsing.message_key(raw)
     seen = session.scalar(select(InboundMessage.id).where(InboundMessage.message_key == key))
     if seen is not None:
         return Received.DUPLICATE, []
     record = InboundMessage(message_key=key, envelope_from=envelope_from, raw=raw)
     session.add(record)
     session.flush()
-    queued = handle(session, config, record)
+    queued = handle(session, config, record, prepared)
     session.flush()
     return Received.STORED, [mail.id for mail in queued]
 
 
 def receive_batch(factory: sessionmaker[Session], config: Config,
-                  mails: list[tuple[bytes, str]]) -> list[tuple[Received, list[int]] | None]:
+                  mails: list[tuple[bytes, str, Prepared | None]]
+                  ) -> list[tuple[Received, list[int]] | None]:
     """Group commit: store and handle several mails, each in its own savepoint, with one
     commit for all of them (one fsync instead of one per mail).
 
@@ -89,10 +137,10 @@ def receive_batch(factory: sessionmaker[Session], config: Config,
     results: list[tuple[Received, list[int]] | None] = []
     try:
         with factory() as session, session.begin():
-            for raw, envelope_from in mails:
+            for raw, envelope_from, prepared in mails:
                 try:
                     with session.begin_nested():
-                        results.append(store(session, config, raw, envelope_from))
+                        results.append(store(session, config, raw, envelope_from, prepared))
                 except Exception:
                     log.exception("could not store a mail from %s", envelope_from)
                     results.append(None)
@@ -102,29 +150,54 @@ def receive_batch(factory: sessionmaker[Session], config: Config,
     return results
 
 
-def handle(session: Session, config: Config, record: InboundMessage) -> list[OutboxMail]:
-    """Run the commands of a stored mail; an unexpected error marks it failed, never lost."""
+def handle(session: Session, config: Config, record: InboundMessage,
+           prepared: Prepared | None = None) -> list[OutboxMail]:
+    """Run the commands of a stored mail; an unexpected error marks it failed, never lost.
+
+    `prepared` is None when a stored mail is handled again (`pbm inbox retry`)."""
     record.processed_at = utcnow()
-    try:
-        mail = parsing.read(record.raw, record.envelope_from)
-    except Exception:
-        record.status, record.error = "failed", traceback.format_exc()
-        log.exception("cannot parse inbound mail %s", record.id)
-        return []
+    if prepared is None:
+        try:
+            prepared = prepare(record.raw, record.envelope_from, config.limits)
+        except Refusal as refusal:
+            record.status, record.error = "rejected", str(refusal)
+            return []
+        except Exception:
+            record.status, record.error = "failed", traceback.format_exc()
+            log.exception("cannot parse inbound mail %s", record.id)
+            return []
+    mail, found = prepared.mail, prepared.found
     if mail.auto or mail.sender == config.server.address.lower():
         # Never answer robots, nor ourselves: a reply to a reply is how mail loops start.
         record.status = "ignored"
         return []
+    if _answers_us_without_command(mail, found, config):
+        record.status = "ignored"
+        return []
+    allowance = rates.take(session, f"mails-from:{mail.sender}",
+                           config.limits.mails_per_sender_per_hour, rates.HOUR, record.processed_at)
+    if not allowance.allowed:
+        record.status = "throttled"
+        if not allowance.first_refusal:
+            return []
+        notice = Reply((mail.sender,), "pbm: too many mails from you",
+                       _throttled_text(config.limits, allowance.resets_at))
+        return queue(session, config, [notice], record, mail)
     try:
         with session.begin_nested():
-            ctx = Context(session, mail.sender)
-            found = parsing.commands(mail)
+            ctx = Context(session, mail.sender, limits=config.limits, refuted=prepared.refuted,
+                          now=record.processed_at)
             ctx.comment = found.comment
             if found.lines:
                 run_lines(ctx, found.lines)
             else:
                 ctx.answer("pbm: no command found", NO_COMMAND)
-            queued = queue(session, config, ctx.replies, record, mail)
+            if found.left_out:
+                ctx.answer("pbm: commands left out",
+                           f"Your mail held {found.left_out} command lines more than the "
+                           f"{config.limits.commands_per_mail} one mail may hold; they were not "
+                           "read. Send them in another mail.\n")
+            queued = queue(session, config, consolidate(ctx.replies), record, mail)
         record.status = "done"
         return queued
     except Exception:
@@ -133,6 +206,25 @@ def handle(session: Session, config: Config, record: InboundMessage) -> list[Out
         # The Subject may hold a password, so the apology does not quote it.
         sorry = Reply((mail.sender,), "pbm: your mail is waiting for the operator", FAILED)
         return queue(session, config, [sorry], record, mail)
+
+
+def _answers_us_without_command(mail: parsing.InboundMail, found: parsing.Commands,
+                                config: Config) -> bool:
+    """A reply to one of our mails that holds no command: an out-of-office or an
+    auto-responder that does not say it is one. Answering it is how ping-pong starts."""
+    ours = f"@{config.server.hostname.lower()}>"
+    replying = mail.in_reply_to is not None and mail.in_reply_to.lower().endswith(ours)
+    return replying and not any(is_command(line) for line in found.lines)
+
+
+def _throttled_text(limits: LimitSettings, until) -> str:
+    return (
+        f"More than {limits.mails_per_sender_per_hour} mails came from your address within "
+        f"an hour. Mail from it is kept but not carried out until {until:%Y-%m-%d %H:%M} UTC, "
+        "and this is the only notice until then.\n\n"
+        "If you sent them, send the commands that matter again after that time. If you did "
+        "not, someone may be using your address, or a program is answering our mails.\n"
+    )
 
 
 def queue(session: Session, config: Config, replies: list[Reply],

@@ -15,7 +15,8 @@ from aiosmtpd.smtp import SMTP, Envelope, Session as SmtpSession
 
 from pbm.config import Config
 from pbm.mail.delivery import deliver_pending
-from pbm.mail.receive import Received, receive_batch
+from pbm.mail.receive import Prepared, Received, check_passwords, prepare, receive_batch
+from pbm.mail.screen import Refusal, too_complex
 
 log = logging.getLogger(__name__)
 DELIVERY_POLL_SECONDS = 1.0  # also how soon a retry that has come due goes out
@@ -35,9 +36,9 @@ class Receiver:
         self.thread = threading.Thread(target=self._run, name="pbm-receive", daemon=True)
         self.thread.start()
 
-    def submit(self, raw: bytes, envelope_from: str) -> Future:
+    def submit(self, raw: bytes, envelope_from: str, prepared: Prepared | None) -> Future:
         future: Future = Future()
-        self.waiting.put((raw, envelope_from, future))
+        self.waiting.put((raw, envelope_from, prepared, future))
         return future
 
     def stop(self) -> None:
@@ -61,15 +62,59 @@ class Receiver:
                     break
                 batch.append(item)
             results = receive_batch(self.factory, self.config,
-                                    [(raw, envelope_from) for raw, envelope_from, _ in batch])
-            for (_raw, _from, future), result in zip(batch, results):
+                                    [(raw, sender, prepared) for raw, sender, prepared, _ in batch])
+            for (*_mail, future), result in zip(batch, results):
                 future.set_result(result)
 
 
-class InboundHandler:
-    """aiosmtpd handler: hand the mail to the writer thread; answer once it is committed."""
+class Reader:
+    """Reads mails and checks their passwords in threads of its own, before the writer: a
+    slow or hostile mail costs a reader thread its time, never the writer."""
 
-    def __init__(self, receiver: Receiver, stored: Callable[[], None]):
+    THREADS = 2
+
+    def __init__(self, read_factory, config: Config):
+        self.read_factory = read_factory
+        self.limits = config.limits
+        self.pool = ThreadPoolExecutor(self.THREADS, thread_name_prefix="pbm-read")
+
+    async def read(self, raw: bytes, envelope_from: str) -> Prepared | None:
+        """The prepared mail; None when reading it hit a bug (the writer then stores it as
+        failed, for the operator). Raises Refusal for mail outside the limits."""
+        loop = asyncio.get_running_loop()
+        seconds = self.limits.parse_seconds
+        try:
+            prepared = await asyncio.wait_for(
+                loop.run_in_executor(self.pool, prepare, raw, envelope_from, self.limits),
+                seconds)
+        except asyncio.TimeoutError:
+            # The thread finishes on its own (the limits bound how long); nobody waits.
+            raise too_complex(f"Message took longer than {seconds} s to read") from None
+        except Refusal:
+            raise
+        except Exception:
+            log.exception("reading a mail from %s failed", envelope_from)
+            return None
+        try:
+            return await loop.run_in_executor(self.pool, self._check_passwords, prepared)
+        except Exception:
+            log.exception("checking passwords ahead failed; the writer checks them")
+            return prepared
+
+    def _check_passwords(self, prepared: Prepared) -> Prepared:
+        with self.read_factory() as session:
+            return check_passwords(prepared, session, self.limits)
+
+    def stop(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+class InboundHandler:
+    """aiosmtpd handler: read the mail, hand it to the writer thread; answer once it is
+    committed (or refused: 5xx for mail outside the limits)."""
+
+    def __init__(self, reader: Reader, receiver: Receiver, stored: Callable[[], None]):
+        self.reader = reader
         self.receiver = receiver
         self.stored = stored
 
@@ -80,7 +125,12 @@ class InboundHandler:
     async def handle_DATA(self, server: SMTP, session: SmtpSession, envelope: Envelope) -> str:
         raw = envelope.original_content or b""
         envelope_from = envelope.mail_from or "<>"
-        outcome = await asyncio.wrap_future(self.receiver.submit(raw, envelope_from))
+        try:
+            prepared = await self.reader.read(raw, envelope_from)
+        except Refusal as refusal:
+            log.info("refused a mail from %s: %s", envelope_from, refusal)
+            return await self._answer(server, envelope, refusal.smtp_reply())
+        outcome = await asyncio.wrap_future(self.receiver.submit(raw, envelope_from, prepared))
         if outcome is None:
             status = "451 4.3.0 The message could not be stored; please try again later"
         else:
@@ -89,6 +139,10 @@ class InboundHandler:
                 status = "250 2.0.0 OK (this message was received before)"
             else:
                 status = "250 2.0.0 OK stored"
+        return await self._answer(server, envelope, status)
+
+    @staticmethod
+    async def _answer(server: SMTP, envelope: Envelope, status: str) -> str:
         if isinstance(server, LMTP):
             # LMTP answers once per recipient; aiosmtpd pushes only what we return.
             for _ in envelope.rcpt_tos[1:]:
@@ -99,9 +153,10 @@ class InboundHandler:
 class Server:
     """`pbm serve`: the listener plus the background courier for the outbox."""
 
-    def __init__(self, config: Config, factory):
+    def __init__(self, config: Config, factory, read_factory):
         self.config = config
         self.factory = factory
+        self.reader = Reader(read_factory, config)
         self.receiver = Receiver(factory, config)
         self.courier = ThreadPoolExecutor(1, thread_name_prefix="pbm-deliver")
         self.wake = asyncio.Event()
@@ -111,7 +166,7 @@ class Server:
     def _factory(self):
         settings = self.config.smtpd
         cls = LMTP if settings.protocol == "lmtp" else SMTP
-        handler = InboundHandler(self.receiver, lambda: self.wake.set())
+        handler = InboundHandler(self.reader, self.receiver, lambda: self.wake.set())
         return cls(
             handler,
             data_size_limit=settings.max_message_bytes,
@@ -141,6 +196,7 @@ class Server:
             self.stopping.set()
             self.wake.set()
             await courier
+            self.reader.stop()
             self.receiver.stop()
             self.courier.shutdown(wait=True)
 

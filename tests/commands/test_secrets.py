@@ -47,7 +47,8 @@ from typing import Any, Callable, Iterator
 import pytest
 from sqlalchemy import event
 
-import pbm.commands.users as users_module
+import pbm.commands.logins as logins_module
+from pbm.config import LimitSettings
 from pbm.commands.context import Reply
 from pbm.db.models import Address, User
 from pbm.games.outguess import GAME as OUTGUESS
@@ -72,12 +73,18 @@ WRONG = "Not-The-Password-7"
 # check_password is a pure function of its arguments; pbm remembers only right passwords, so
 # each wrong one would cost an argon2 hash after every move. Remember the answers for wrong
 # ones too, for the whole module: the replies are the same, only faster.
-_check_password = functools.lru_cache(maxsize=None)(users_module.check_password)
+_check_password = functools.lru_cache(maxsize=None)(logins_module.check_password)
 
 
 @pytest.fixture(autouse=True)
 def quick_wrong_passwords(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(users_module, "check_password", _check_password)
+    monkeypatch.setattr(logins_module, "check_password", _check_password)
+
+
+# These tests try a wrong password after every move, to prove the refusal shows nothing;
+# the guessing throttle (tests/commands/test_logins.py) would pause the accounts after five.
+UNTHROTTLED = LimitSettings(password_pause_seconds=0, wrong_passwords_per_sender_per_hour=0,
+                            wrong_passwords_per_mail=0)
 
 
 def without_fsync(runner: Runner) -> Runner:
@@ -88,6 +95,7 @@ def without_fsync(runner: Runner) -> Runner:
         dbapi_connection.cursor().execute("PRAGMA synchronous=OFF").close()
 
     event.listen(runner.engine, "connect", pragmas)  # runs after pbm's own listener
+    runner.limits = UNTHROTTLED
     runner.engine.dispose()  # pooled connections were opened without it
     return runner
 

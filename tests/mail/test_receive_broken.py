@@ -7,13 +7,14 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from pbm.config import load
 from pbm.db.migrate import upgrade
 from pbm.db.models import InboundMessage, OutboxMail
 from pbm.db.session import make_engine, session_factory
 from pbm.mail.receive import Received, receive
+from pbm.mail.screen import Refusal
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +39,13 @@ NASTY = [
     b"Content-Type: multipart/alternative; boundary=\"unterminated\r\n\r\nhelp\r\n",
     b"From: <>\r\nSubject: help\r\n\r\n",
     b"From: a@b.example\r\nSubject: multiple\r\n\r\n" + b"help\r\n" * 5000,
+    b"From: a@b.example\r\nSubject: " + b"x" * 16000 + b"\r\n\r\nbody\r\n",
+]
+# Outside the limits for reading a mail: refused before anything is stored.
+REFUSED = [
     b"From: a@b.example\r\nSubject: " + b"x" * 20000 + b"\r\n\r\nbody\r\n",
+    b"From: " + b"\r\n ".join([b"=?utf-8?q?a?="] * 20000) + b"\r\nSubject: help\r\n\r\n",
+    b"".join(b"X-Filler-%d: y\r\n" % i for i in range(1000)) + b"Subject: help\r\n\r\n",
 ]
 
 
@@ -53,9 +60,21 @@ def test_broken_mail_is_stored_handled_and_never_raises(store, raw):
         ).one()
         assert record.raw == raw
         assert record.status in ("done", "ignored"), record.error
-        assert len(queued) <= 100  # a hundred lines of 'help' at most, never thousands
+        assert len(queued) <= 1  # one answer, however many commands the mail held
         for mail in session.scalars(select(OutboxMail).where(OutboxMail.id.in_(queued))):
             assert b"Auto-Submitted: auto-replied" in mail.raw
+
+
+@pytest.mark.parametrize("raw", REFUSED)
+def test_mail_outside_the_limits_is_refused_and_not_stored(store, raw):
+    config, factory = store
+    with factory() as session:
+        before = session.scalar(select(func.count()).select_from(InboundMessage))
+    with pytest.raises(Refusal) as refused:
+        receive(factory, config, raw, "")
+    assert refused.value.code in (552, 554)
+    with factory() as session:
+        assert session.scalar(select(func.count()).select_from(InboundMessage)) == before
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
