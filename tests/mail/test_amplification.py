@@ -1,0 +1,175 @@
+"""One inbound mail, a bounded number of outbound ones; floods and ping-pong stopped.
+
+Each test stores mails through the real receive path into a real SQLite file and counts
+what lands in the outbox.
+"""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email import policy
+from email.utils import make_msgid
+
+import pytest
+from sqlalchemy import select
+
+from pbm.config import LimitSettings, load
+from pbm.db.migrate import upgrade
+from pbm.db.models import InboundMessage, OutboxMail
+from pbm.db.session import make_engine, session_factory
+from pbm.mail.receive import receive
+from pbm.commands.context import Reply
+from pbm.mail.replies import MAX_ANSWER_CHARS, consolidate, merge
+
+ALICE, BOB = "alice@example.org", "bob@example.org"
+SERVER = "pbm@games.test"
+
+
+class Store:
+    def __init__(self, folder, **limits):
+        env = {"PBM_DATABASE_URL": f"sqlite:///{folder / 'pbm.sqlite'}",
+               "PBM_SERVER_ADDRESS": SERVER, "PBM_SERVER_HOSTNAME": "games.test"}
+        env.update({f"PBM_LIMITS_{k.upper()}": str(v) for k, v in limits.items()})
+        self.config = load(None, env=env)
+        self.engine = make_engine(self.config.database_url)
+        upgrade(self.engine)
+        self.factory = session_factory(self.engine)
+
+    def mail(self, sender: str, subject: str, body: str = "", **headers: str) -> list[OutboxMail]:
+        """Receive one mail; the outbox rows it caused."""
+        message = EmailMessage()
+        message["From"] = sender
+        message["To"] = SERVER
+        message["Subject"] = subject
+        message["Message-ID"] = make_msgid(domain="players.test")
+        for name, value in headers.items():
+            message[name.replace("_", "-")] = value
+        message.set_content(body or "\n")
+        _result, queued = receive(self.factory, self.config, message.as_bytes(), sender)
+        with self.factory() as session:
+            return list(session.scalars(select(OutboxMail).where(OutboxMail.id.in_(queued))
+                                        .order_by(OutboxMail.id)))
+
+    def last_status(self) -> str:
+        with self.factory() as session:
+            return session.scalars(select(InboundMessage.status)
+                                   .order_by(InboundMessage.id.desc())).first()
+
+
+def body_of(row: OutboxMail) -> str:
+    return BytesParser(policy=policy.default).parsebytes(row.raw).get_body().get_content()
+
+
+@pytest.fixture
+def store(tmp_path) -> Store:
+    store = Store(tmp_path)
+    store.mail(ALICE, "signup alice secret1")
+    store.mail(BOB, "signup bob secret2")
+    store.mail(ALICE, "trou challenge alice bob")
+    return store
+
+
+def test_one_board_named_a_thousand_times_is_one_reply(store):
+    """A Subject of `trou show 101 101 101 ...` once gave 20,000 replies."""
+    (reply,) = store.mail(ALICE, "trou show" + " 101" * 1000)
+    assert reply.recipient == ALICE
+    assert reply.subject == "Trou Board 101"
+    assert body_of(reply).count("Summary of Trou Board 101") == 1
+
+
+def test_many_commands_in_one_mail_get_one_answer(store):
+    lines = ["trou show 101"] * 20 + ["help", "list", "trou games", "trou show 999"] * 5
+    (reply,) = store.mail(ALICE, "multiple", "\n".join(lines))
+    body = body_of(reply)
+    assert reply.subject == "Replies to your commands"
+    assert body.count("Summary of Trou Board 101") == 1  # the same answer once
+    assert body.count("=== Help: general ===") == 1
+    assert "=== Trou error ===" in body and "There is no Trou board 999" in body
+    assert body.count("\n=== ") == 5  # show, help, list, games, the error
+
+
+def test_commands_past_the_limit_are_left_out_and_said_so(tmp_path):
+    store = Store(tmp_path, commands_per_mail=5)
+    (reply,) = store.mail(ALICE, "multiple", "\n".join(["list"] * 3 + ["help"] * 9))
+    body = body_of(reply)
+    assert "held 7 command lines more than the 5 one mail may hold" in body
+
+
+def test_an_answer_is_bounded_in_size():
+    answers = [Reply((ALICE,), f"Board {n}", f"board {n}\n" + "x" * 30_000) for n in range(50)]
+    merged = merge(answers)
+    assert merged is not None
+    assert len(merged.body) < MAX_ANSWER_CHARS + 2_000
+    kept = MAX_ANSWER_CHARS // 30_000
+    assert merged.body.count("\n=== Board ") == kept
+    assert f"{50 - kept} more replies left out" in merged.body
+    assert f"Left out: Board {kept}, Board {kept + 1}," in merged.body
+
+
+def test_board_mails_are_never_merged_into_the_answer():
+    board = Reply((BOB,), "Trou Board 101 bob", "board", "board")
+    replies = [Reply((ALICE,), "A", "a"), board, Reply((ALICE,), "B", "b"), board]
+    out = consolidate(replies)
+    assert [r.subject for r in out] == ["Replies to your commands", "Trou Board 101 bob"]
+
+
+def test_a_move_mail_sends_board_mails_and_at_most_one_answer(store):
+    rows = store.mail(ALICE, "multiple", "trou move 101 alice secret1 1B2\ntrou show 101\nhelp")
+    recipients = [row.recipient for row in rows]
+    assert sorted(recipients) == sorted([ALICE, BOB, ALICE])  # two board mails, one answer
+    answers = [row for row in rows if b"Auto-Submitted: auto-replied" in row.raw]
+    assert len(answers) == 1 and answers[0].recipient == ALICE
+
+
+def test_a_flood_from_one_sender_is_kept_but_not_answered(tmp_path):
+    store = Store(tmp_path, mails_per_sender_per_hour=5)
+    for _ in range(5):
+        assert len(store.mail("flood@example.net", "help")) == 1
+    (notice,) = store.mail("flood@example.net", "help")
+    assert notice.subject == "pbm: too many mails from you"
+    assert "More than 5 mails came from your address within an hour" in body_of(notice)
+    assert store.last_status() == "throttled"
+    for _ in range(20):
+        assert store.mail("flood@example.net", "help") == []  # silence after the one notice
+        assert store.last_status() == "throttled"
+    assert len(store.mail("calm@example.net", "help")) == 1  # others are answered
+
+
+def test_throttled_mail_changes_nothing(tmp_path):
+    store = Store(tmp_path, mails_per_sender_per_hour=1)
+    store.mail(ALICE, "signup alice secret1")
+    store.mail(ALICE, "signup alicia secret1")
+    with store.factory() as session:
+        from pbm.db.models import User
+
+        assert [u.userid for u in session.scalars(select(User))] == ["alice"]
+
+
+def test_a_reply_to_our_mail_without_a_command_is_not_answered(store):
+    """An auto-responder that does not say it is one: answering it starts ping-pong."""
+    ours = "<12345.pbm@games.test>"
+    assert store.mail(ALICE, "Re: Trou Board 101 alice", "Thanks, I am away until Monday.",
+                      In_Reply_To=ours) == []
+    assert store.last_status() == "ignored"
+    # The same words not in reply to us: the sender learns there was no command.
+    (reply,) = store.mail(ALICE, "I am away", "Thanks, I am away until Monday.")
+    assert "no command was found" in body_of(reply) or "is not a command" in body_of(reply)
+    # A reply to us that does hold a command is carried out.
+    rows = store.mail(ALICE, "Re: Trou Board 101 alice", "trou show 101", In_Reply_To=ours)
+    assert len(rows) == 1 and rows[0].subject == "Trou Board 101"
+
+
+def test_the_no_command_answer_holds_no_command_an_echo_would_run(store):
+    (reply,) = store.mail(ALICE, "", "")
+    body = body_of(reply)
+    from pbm.commands.grammar import is_command
+
+    assert not any(is_command(line.strip()) for line in body.splitlines())
+
+
+@pytest.mark.parametrize("limit", [0])
+def test_a_sender_limit_of_zero_means_no_limit(tmp_path, limit):
+    store = Store(tmp_path, mails_per_sender_per_hour=limit)
+    for _ in range(LimitSettings().mails_per_sender_per_hour + 5):
+        assert len(store.mail("busy@example.net", "help")) == 1
