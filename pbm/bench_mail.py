@@ -108,8 +108,11 @@ def baseline(streams: list[list[tuple[str, bytes]]]) -> float:
 
 def _start_server(folder: Path) -> tuple[subprocess.Popen, int]:
     config = folder / "pbm.toml"
+    # Two players send every move: as a server for two very busy players would be set up.
+    # (The sender rate limit would otherwise turn most moves into cheap refusals.)
     config.write_text(
-        f'[server]\naddress = "{ADDRESS}"\n[smtpd]\nport = 0\n', encoding="utf-8"
+        f'[server]\naddress = "{ADDRESS}"\n[smtpd]\nport = 0\n'
+        '[limits]\nmails_per_sender_per_hour = 0\n', encoding="utf-8"
     )
     log = open(folder / "serve.log", "wb")
     process = subprocess.Popen([sys.executable, "-m", "pbm", "--config", str(config), "serve"],
