@@ -111,6 +111,13 @@ class PbmServer:
         self.stop()
         self.start()
 
+    def kill(self) -> None:
+        """kill -9: no shutdown at all, as a power cut or the OOM killer would stop it."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
     # ----- sending --------------------------------------------------------------------
     def send(self, sender: str, subject: str, body: str = "", *, message_id: str | None = None,
              headers: dict[str, str] | None = None) -> str:
