@@ -188,9 +188,9 @@ def handle(session: Session, config: Config, record: InboundMessage,
             ctx = Context(session, mail.sender, limits=config.limits, refuted=prepared.refuted,
                           now=record.processed_at)
             ctx.comment = found.comment
-            if found.lines:
+            if len(found.lines) == 1 or any(is_command(line) for line in found.lines):
                 run_lines(ctx, found.lines)
-            else:
+            else:  # nothing, or lines of prose: one answer, not an error for every line
                 ctx.answer("pbm: no command found", NO_COMMAND)
             if found.left_out:
                 ctx.answer("pbm: commands left out",

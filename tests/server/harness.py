@@ -130,7 +130,9 @@ class PbmServer:
         for name, value in (headers or {}).items():
             message[name] = value
         message.set_content(body or "\n")
-        self.send_raw(sender, message.as_bytes())
+        # CRLF as on the wire: smtplib sends bytes as they are, and a server counts line
+        # lengths between CRLFs.
+        self.send_raw(sender, message.as_bytes(policy=message.policy.clone(linesep="\r\n")))
         return message["Message-ID"]
 
     def send_raw(self, sender: str, raw: bytes) -> None:
