@@ -51,17 +51,12 @@ class Context:
 
 
 class CommandError(UserError):
-    """A command could not be carried out; `subject` and `board_text` shape the error mail.
+    """A command could not be carried out; `subject` and `board_text` shape the error mail."""
 
-    `conceal_userid`: the word in the userid place named nobody and may be a password typed
-    in the wrong place, so the reply must not quote it."""
-
-    def __init__(self, message: str, subject: str | None = None, board_text: str = "",
-                 conceal_userid: bool = False):
+    def __init__(self, message: str, subject: str | None = None, board_text: str = ""):
         super().__init__(message)
         self.subject = subject
         self.board_text = board_text
-        self.conceal_userid = conceal_userid
 
 
 def shorten(word: str, limit: int = 40) -> str:

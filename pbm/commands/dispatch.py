@@ -5,6 +5,7 @@ from __future__ import annotations
 from pbm.commands import logins
 from pbm.commands.context import CommandError, Context, shorten
 from pbm.commands.grammar import Invocation, parse
+from pbm.commands.users import find_user
 from pbm.games import registry
 from pbm.games.base import UserError
 
@@ -33,7 +34,7 @@ def run_line(ctx: Context, line: str) -> None:
     except UserError as err:
         del ctx.replies[replies_before:]
         ctx.failures += 1
-        ctx.answer(_error_subject(invocation), _error_body(err, invocation))
+        ctx.answer(_error_subject(invocation), _error_body(ctx, err, invocation))
     if ctx.unrecorded_failures:
         logins.record_failures(ctx)
 
@@ -51,7 +52,7 @@ def _error_subject(invocation: Invocation) -> str:
 MAX_ERROR_CHARS = 2000  # a rule module's message may quote a move of any length
 
 
-def _error_body(err: UserError, invocation: Invocation) -> str:
+def _error_body(ctx: Context, err: UserError, invocation: Invocation) -> str:
     message = str(err)
     if len(message) > MAX_ERROR_CHARS:
         message = message[:MAX_ERROR_CHARS] + "..."
@@ -59,7 +60,12 @@ def _error_body(err: UserError, invocation: Invocation) -> str:
     board_text = getattr(err, "board_text", "")
     if board_text:
         parts += ["", board_text.rstrip()]
+    hide: tuple[int, ...] = ()
     login = invocation.command.login
-    hide = (login[0],) if login and getattr(err, "conceal_userid", False) else ()
+    if login and len(invocation.args) > login[0] and \
+            find_user(ctx, invocation.args[login[0]]) is None:
+        # The userid place names nobody: the words are not where they belong, and from
+        # there on any of them may be the password.
+        hide = tuple(range(login[0], len(invocation.args)))
     parts += ["", "Your command was:", f"  {invocation.masked(hide)}"]
     return "\n".join(parts) + "\n"

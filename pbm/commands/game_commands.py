@@ -122,8 +122,7 @@ def authenticate_on(ctx: Context, pos: Position, userid: str, password: str) -> 
     try:
         return authenticate(ctx, userid, password, [seat.user for seat in pos.board.seats])
     except CommandError as err:
-        raise CommandError(str(err), board_text=board_text(pos, None),
-                           conceal_userid=err.conceal_userid) from None
+        raise CommandError(str(err), board_text=board_text(pos, None)) from None
 
 
 def _seat(pos: Position, user: User) -> int:

@@ -24,6 +24,16 @@ class Command:
     # Positions of the userid and the password it is checked against, for commands that
     # authenticate: their password is verified ahead of the writer and throttled.
     login: tuple[int, int] | None = None
+
+    @property
+    def required(self) -> int:
+        """How many arguments the syntax requires (the words not in brackets)."""
+        count = depth = 0
+        for word in self.syntax.split():
+            if depth == 0 and word[0].isalpha():
+                count += 1
+            depth += word.count("[") - word.count("]")
+        return count
     takes_comment: bool = False  # the mail body is a comment shown to the other players
 
 
@@ -38,8 +48,14 @@ class Invocation:
 
     def masked(self, hide: tuple[int, ...] = ()) -> str:
         """The line as typed with every password (and the arguments at `hide`) replaced, and
-        long words cut, fit to quote back in a reply."""
+        long words cut, fit to quote back in a reply.
+
+        With words missing, the password may stand up to that many places earlier: every
+        argument from there on is hidden."""
         secret = set(self.command.secret_args) | set(hide)
+        missing = self.command.required - len(self.args)
+        if self.command.secret_args and missing > 0:
+            secret |= set(range(max(0, min(self.command.secret_args) - missing), len(self.args)))
         args = ["********" if i in secret else arg for i, arg in enumerate(self.args)]
         return " ".join(shorten(word) for word in [*self.words, *args])
 

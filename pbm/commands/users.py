@@ -45,8 +45,7 @@ def authenticate(ctx: Context, userid: str, password: str,
         # The word may be a password typed one place too early: never quote it back.
         raise CommandError(
             "No player has the userid you gave (it is not repeated here, in case it was "
-            "your password in the wrong place). Players sign up with 'signup userid password'.",
-            conceal_userid=True,
+            "your password in the wrong place). Players sign up with 'signup userid password'."
         )
     if ctx.admin:
         return user

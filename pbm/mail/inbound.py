@@ -168,7 +168,8 @@ def _body_part(message: Message) -> Message | None:
             if kind.startswith("multipart/"):
                 pending[:0] = [p for p in part.get_payload() if isinstance(p, Message)]
             continue
-        if (part.get("Content-Disposition") or "").strip().lower().startswith("attachment"):
+        # str(): compat32 hands an 8-bit header back as a Header object.
+        if str(part.get("Content-Disposition") or "").strip().lower().startswith("attachment"):
             continue
         if kind == "text/plain":
             return part

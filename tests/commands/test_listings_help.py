@@ -241,7 +241,9 @@ MASKED = [
     ("signoff alice Wr0ngPass", "signoff alice ********", ["Wr0ngPass"]),
     ("trou move 101 alice Secret1 9Z9", "trou move 101 alice ******** 9Z9", ["Secret1"]),
     ("trou mvoe 101 alice Secret1 3B2#5", "trou move 101 alice ******** 3B2#5", ["Secret1"]),
-    ("trou move 101 alice Secret1", "trou move 101 alice ********", ["Secret1"]),
+    # A word missing: the password may have moved up a place, so from there all is hidden.
+    ("trou move 101 alice Secret1", "trou move 101 ******** ********", ["Secret1"]),
+    ("trou move alice Secret1 1B2", "trou move alice ******** ********", ["Secret1"]),
     ("trou resign 999 alice Secret1", "trou resign 999 alice ********", ["Secret1"]),
     ("trou showas alice Secret1 999", "trou showas alice ******** 999", ["Secret1"]),
     ("trou showas alice Wr0ngPass", "trou showas alice ********", ["Wr0ngPass"]),

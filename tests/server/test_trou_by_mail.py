@@ -154,7 +154,7 @@ def test_errors_answer_and_change_nothing(server: PbmServer):
     reply = error(ALICE, "trou move 101 carol secret 1B2")
     assert "No player has the userid you gave" in reply.body
     assert "carol" not in reply.body and "secret" not in reply.body
-    assert "trou move 101 ******** ******** 1B2" in reply.body
+    assert "trou move 101 ******** ******** ********" in reply.body
 
     reply = error(ALICE, "trou move 999 alice secret 1B2")
     assert "There is no Trou board 999." in reply.body
