@@ -101,7 +101,7 @@ def load_board(ctx: Context, number_text: str, game_name: str | None = None) -> 
     board = ctx.session.get(Board, int(text)) if len(text) <= 9 else None
     if board is None or board.status == "declined":
         what = registry.get(game_name).info.title + " board" if game_name else "board"
-        raise CommandError(f"There is no {what} {text}.")
+        raise CommandError(f"There is no {what} {shorten(text)}.")
     if game_name and board.game != game_name:
         actual = registry.get(board.game).info.title
         raise CommandError(

@@ -43,9 +43,12 @@ def _error_subject(invocation: Invocation) -> str:
     if invocation.game is None:
         return "pbm error"
     title = registry.get(invocation.game).info.title
-    if invocation.args and invocation.args[0].split("#")[0].isdigit() \
+    number = invocation.args[0].split("#")[0] if invocation.args else ""
+    # Only a plausible board number goes into the Subject: it is a header, and the word
+    # comes from the mail (a 100 KB run of digits is a word too).
+    if number.isascii() and number.isdigit() and len(number) <= 9 \
             and invocation.command.name in ("move", "resign"):
-        return f"{title} Board {invocation.args[0].split('#')[0]} Error"
+        return f"{title} Board {number} Error"
     return f"{title} error"
 
 

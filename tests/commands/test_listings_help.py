@@ -352,3 +352,10 @@ def test_commands_before_a_failure_in_the_same_mail_stand(players, boom):
         ["New Trou Board 102 bob"] * 3
     assert run.user("ghost") is None
     assert run.board(101) is not None and run.board(102) is not None
+
+
+def test_a_huge_board_number_stays_out_of_the_error_subject(players):
+    """The Subject is a header: a word from the mail must not make it unbounded."""
+    err = error(players(ALICE, "trou move " + "1" * 100_000 + " alice Secret1 1B2"))
+    assert err.subject == "Trou error"
+    assert len(err.body) < 3000
