@@ -527,8 +527,18 @@ def test_prune_drops_old_mail_text_but_keeps_what_matters(board: Pbm):
         db.execute("update inbound_messages set received_at = '2000-01-01 00:00:00'")
         db.execute("update outbox set sent_at = '2000-01-01 00:00:00' where id = 1")
         sent = db.execute("select count(*) from outbox where status = 'sent'").fetchone()[0]
-    assert sent >= 2
-    assert "pruned the text of 1 handled mail" in board.ok("inbox", "prune", "--days", "30")
+        counters = db.execute("select count(*) from rate_counters").fetchone()[0]
+        db.execute("update rate_counters set window_start = '2000-01-01 00:00:00' "
+                    "where key like 'mails-from:%'")
+        expired = db.execute("select count(*) from rate_counters where key like 'mails-from:%'"
+                             ).fetchone()[0]
+    assert sent >= 2 and expired >= 1
+    out = board.ok("inbox", "prune", "--days", "30")
+    assert "pruned the text of 1 handled mail" in out
+    assert f"forgot {expired} expired rate counter(s)" in out
+    with sqlite3.connect(board.database) as db:  # counters of a running window stay
+        assert db.execute("select count(*) from rate_counters").fetchone()[0] \
+            == counters - expired
     assert "deleted 1 delivered mail" in board.ok("outbox", "prune", "--days", "30")
     with sqlite3.connect(board.database) as db:
         key, text = db.execute("select message_key, raw from inbound_messages").fetchone()

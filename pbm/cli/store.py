@@ -199,24 +199,29 @@ def inbox_prune(app: App, days: int) -> None:
     """Drop the raw text of handled mail older than DAYS (it holds players' passwords).
 
     The Message-ID stays, so a late copy of an old mail is still recognised and ignored.
-    Failed mail is never pruned: it waits for the operator.
+    Failed mail is never pruned: it waits for the operator. Rate-limit counters whose
+    window has passed are forgotten too.
     """
     from datetime import timedelta
 
     from sqlalchemy import update
 
+    from pbm.db import rates
     from pbm.db.models import InboundMessage, utcnow
 
     factory = app.store()
+    now = utcnow()
     with factory() as session, session.begin():
         count = session.execute(
             update(InboundMessage)
-            .where(InboundMessage.status.in_(("done", "ignored")),
-                   InboundMessage.received_at < utcnow() - timedelta(days=days),
+            .where(InboundMessage.status.in_(("done", "ignored", "throttled", "rejected")),
+                   InboundMessage.received_at < now - timedelta(days=days),
                    InboundMessage.raw != b"")
             .values(raw=b"")
         ).rowcount
-    click.echo(f"pruned the text of {count} handled mail(s) older than {days} days")
+        counters = rates.prune(session, now)
+    click.echo(f"pruned the text of {count} handled mail(s) older than {days} days; "
+               f"forgot {counters} expired rate counter(s)")
 
 
 @outbox.command(name="prune")
