@@ -41,7 +41,7 @@ class InboundMail:
 
 
 # What we copy from a mail into the headers of our replies must be a plain msg-id.
-MSG_ID = re.compile(r"<[!-;=?-~]{1,240}@[!-;=?-~]{1,240}>")
+MSG_ID = re.compile(r"<[!-;=?A-~]{1,240}@[!-;=?A-~]{1,240}>")  # one @, no <>, no space
 MAX_MSG_ID = 250
 MAX_REFERENCES = 10
 # An address we will write to: no spaces, controls or header syntax, one @.
