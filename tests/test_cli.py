@@ -24,12 +24,9 @@ from pbm.games import registry
 UNREACHABLE_RELAY = "smtp://127.0.0.1:1"  # nothing listens on port 1: connection refused
 
 
-def _delivery_order(key: str) -> tuple[int, int, int]:
-    """Maildir names are <seconds>.M<microseconds>P<pid>Q<counter>: order of delivery."""
-    seconds, _, rest = key.partition(".M")
-    micros, _, rest = rest.partition("P")
-    counter = rest.partition("Q")[2].partition(".")[0]
-    return int(seconds), int(micros), int(counter or 0)
+def _delivery_order(key: str) -> int:
+    """Our Maildir names are <created seconds>.<outbox id>-<digest>.pbm: order of queueing."""
+    return int(key.split(".")[1].partition("-")[0])
 
 
 @dataclass
@@ -425,7 +422,10 @@ def test_outbox_lists_mail_the_relay_did_not_take_and_retries_it(players: Pbm):
     assert len(lines) == 2
     for line, recipient in zip(lines, ["alice@example.org", "bob@example.org"]):
         assert "pending" in line
-        assert "tries 1" in line
+        # The relay was never reached, so no attempt is charged to either mail; both wait
+        # with the reason shown and are due for the next courier.
+        assert "tries 0" in line
+        assert "due now" in line
         assert recipient in line
         assert "New Trou Board 101 alice" in line
         assert "Connection" in line or "Errno" in line  # the last error is shown

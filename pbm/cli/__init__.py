@@ -37,8 +37,9 @@ class App:
                 sys.exit(EX_CONFIG)
         return self._config
 
-    def store(self, migrate: bool = True) -> sessionmaker[Session]:
-        """A session factory on the configured database, migrated to head if asked."""
+    def store(self, migrate: bool = True, read_only: bool = False) -> sessionmaker[Session]:
+        """A session factory on the configured database, migrated to head if asked;
+        `read_only` sessions never take SQLite's write lock."""
         from pbm.db.session import make_engine, session_factory
 
         engine = make_engine(self.config.database_url)
@@ -49,7 +50,7 @@ class App:
 
             if current_revision(engine) != SCHEMA_REVISION:
                 upgrade(engine)
-        return session_factory(engine)
+        return session_factory(engine, read_only=read_only)
 
 
 pass_app = click.make_pass_decorator(App)
