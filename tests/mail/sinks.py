@@ -132,3 +132,52 @@ def silent_relay() -> Iterator[Silent]:
         yield server
     finally:
         server.close()
+
+
+class Flapping:
+    """A relay that drops every other connection as soon as it is made and passes the rest
+    through to a real one at `port`: a flapping link or an overloaded front."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.dropped = 0
+        self.passed = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            if (self.dropped + self.passed) % 2 == 0:
+                self.dropped += 1
+                conn.close()
+                continue
+            self.passed += 1
+            upstream = socket.create_connection(("127.0.0.1", self.target))
+            for source, sink in ((conn, upstream), (upstream, conn)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                try:
+                    end.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        try:
+            self.listener.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.listener.close()
