@@ -20,8 +20,9 @@ FOLD_AT = 78  # RFC 5322 2.1.1: lines SHOULD be no longer than this
 MAX_WORD = 900  # a longer word cannot be folded at whitespace: it goes as encoded-words
 # Threading headers are copied from a stranger's mail: only well-formed msg-ids of a sane
 # size pass (printable ASCII without spaces or angle brackets inside), and only the last
-# few References, so a hostile mail cannot make our header huge or malformed.
-MSG_ID = re.compile(r"<[!-;=?-~]+@[!-;=?-~]+>")
+# few References, so a hostile mail cannot make our header huge or malformed. (No "@" left
+# of the "@": the pattern then cannot backtrack quadratically over "<@@@@...".)
+MSG_ID = re.compile(r"<[!-;=?A-~]+@[!-;=?-~]+>")
 MAX_MSG_ID = 250
 MAX_REFERENCES = 10
 LINE_BREAK = re.compile(r"\r\n|\r|\n")

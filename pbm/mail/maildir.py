@@ -42,7 +42,7 @@ class Maildir:
         Maildir convention). A leftover tmp/ file of the same name is overwritten."""
         self.make()
         staged = self.tmp / name
-        fd = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)  # less umask
         try:
             data = memoryview(raw.replace(b"\r\n", b"\n"))
             while data:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from email import policy
 from email.parser import BytesParser
 
@@ -110,6 +111,14 @@ def test_references_keep_the_last_ten_well_formed_ids_folded():
     assert chain[:-2] == [f"<r{i}@players.test>" for i in range(22, 30)]
     assert chain[-2] == "<a@b>"
     assert b"References: <r22@players.test>\r\n <r23@players.test>\r\n" in raw
+
+
+def test_hostile_references_cost_no_time():
+    started = time.perf_counter()
+    for junk in ("<" + "@" * 16000, "<a" * 8000, "<" + "a" * 16000 + "@"):
+        compose(Reply(("b@x.test",), "s", "b"), "b@x.test", SERVER,
+                inbound(message_id=junk, references=junk))
+    assert time.perf_counter() - started < 0.1
 
 
 HOSTILE_IDS = st.one_of(
