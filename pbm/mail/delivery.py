@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from pbm.config import Config, parse_relay
 from pbm.db.models import utcnow
 from pbm.mail.maildir import Maildir
-from pbm.mail.outbox import Outbox, Parcel, courier_name
+from pbm.mail.outbox import RENEW, Outbox, Parcel, courier_name
 from pbm.mail.relay import Breaker, Deferred, Malformed, Refused, RelayDown, RelayLink
 
 log = logging.getLogger(__name__)
@@ -128,10 +128,15 @@ class Courier:
         assert link is not None
         recorded: set[int] = set()
         down: RelayDown | None = None
+        renewed = time.monotonic()
         try:
             for parcel in batch:
                 if self.stopping:
                     break
+                if time.monotonic() - renewed > RENEW.total_seconds():
+                    # A slow relay: 200 mails at seconds each outlast the lease.
+                    self.outbox.renew([p for p in batch if p.id not in recorded], utcnow())
+                    renewed = time.monotonic()
                 try:
                     link.send(parcel.recipient, parcel.raw)
                 except RelayDown as err:

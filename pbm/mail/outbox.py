@@ -18,8 +18,9 @@ from pbm.db.session import session_factory
 log = logging.getLogger(__name__)
 
 # A claim older than this is taken back even when its courier may live (on another host,
-# where we cannot ask whether its process runs). Longer than any round can take.
+# where we cannot ask whether its process runs). A slow round renews its claims well before.
 LEASE = timedelta(minutes=15)
+RENEW = LEASE / 3
 # Statements that name ids stay under SQLite's default limit of bound parameters.
 ID_CHUNK = 500
 
@@ -106,6 +107,17 @@ class Outbox:
         with self.factory() as session, session.begin():
             rows = session.execute(statement).all()
         return sorted((Parcel(*row) for row in rows), key=lambda parcel: parcel.id)
+
+    def renew(self, parcels: list[Parcel], now: datetime) -> None:
+        """Keep a long round's claims fresh, so the lease never hands them to another."""
+        with self.factory() as session, session.begin():
+            for chunk in _chunks([parcel.id for parcel in parcels]):
+                session.execute(
+                    update(OutboxMail)
+                    .where(OutboxMail.id.in_(chunk), OutboxMail.status == "sending",
+                           OutboxMail.claimed_by == self.me)
+                    .values(claimed_at=now).execution_options(synchronize_session=False)
+                )
 
     def take_back(self, claims: list[tuple[int, str | None, datetime | None]], now: datetime,
                   *, starting: bool = False) -> int:

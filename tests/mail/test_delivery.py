@@ -407,6 +407,21 @@ def test_a_dead_couriers_batch_is_taken_back(store: Store):
     assert store.rows()[elsewhere].status == "sending"
 
 
+def test_a_slow_round_renews_its_claims_before_the_lease_runs_out(store: Store):
+    for i in range(3):
+        store.queue(f"p{i}@players.test")
+    config = store.config(smtp_url(free_port()))
+    slow = Courier(store.factory, config, me="otherhost:7")  # on another host
+    claimed = slow.outbox.claim(utcnow(), 10)
+    store.sql("update outbox set claimed_at = ?", str(utcnow() - LEASE + timedelta(seconds=5)))
+    slow.outbox.renew(claimed[1:], utcnow())  # the first one it has already recorded
+    time.sleep(0.1)
+    later = utcnow() + timedelta(seconds=10)  # the lease of the unrenewed claim is over
+    other = Courier(store.factory, config)
+    other.outbox.take_back(other.outbox.look(later).claims, later)
+    assert [m.status for m in store.rows().values()] == ["pending", "sending", "sending"]
+
+
 # ----- into the Maildir -------------------------------------------------------------------
 def test_maildir_files_are_named_per_mail_with_lf_endings(store: Store):
     store.queue("alice@players.test", body="x" * 2000 + "\nzwei Zeilen\n")
