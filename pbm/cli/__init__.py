@@ -11,6 +11,7 @@ import click
 from pbm.config import Config, ConfigError, load
 
 if TYPE_CHECKING:
+    from sqlalchemy import Engine
     from sqlalchemy.orm import Session, sessionmaker
 
 EX_TEMPFAIL = 75  # sysexits.h: the MTA keeps the mail and tries again later
@@ -26,6 +27,7 @@ class App:
     overrides: dict
 
     _config: Config | None = None
+    _engine: Engine | None = None
 
     @property
     def config(self) -> Config:
@@ -37,20 +39,21 @@ class App:
                 sys.exit(EX_CONFIG)
         return self._config
 
-    def store(self, migrate: bool = True, read_only: bool = False) -> sessionmaker[Session]:
-        """A session factory on the configured database, migrated to head if asked;
-        `read_only` sessions never take SQLite's write lock."""
+    def store(self, migrate: bool = True, *, read_only: bool = False) -> sessionmaker[Session]:
+        """A session factory on the configured database, migrated to head if asked.
+        Read-only sessions never take the database's write lock."""
         from pbm.db.session import make_engine, session_factory
 
-        engine = make_engine(self.config.database_url)
-        if migrate:
-            from pbm.db.migrate import upgrade
-            from pbm.db.session import current_revision
-            from pbm.db import SCHEMA_REVISION
+        if self._engine is None:
+            self._engine = make_engine(self.config.database_url)
+            if migrate:
+                from pbm.db.migrate import upgrade
+                from pbm.db.session import current_revision
+                from pbm.db import SCHEMA_REVISION
 
-            if current_revision(engine) != SCHEMA_REVISION:
-                upgrade(engine)
-        return session_factory(engine, read_only=read_only)
+                if current_revision(self._engine) != SCHEMA_REVISION:
+                    upgrade(self._engine)
+        return session_factory(self._engine, read_only=read_only)
 
 
 pass_app = click.make_pass_decorator(App)

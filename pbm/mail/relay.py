@@ -114,7 +114,7 @@ class RelayLink:
     def _open(self) -> smtplib.SMTP:
         # Made without a host and connected below, so that abort() can reach the socket
         # while the relay keeps us waiting for its greeting.
-        smtp = smtplib.SMTP(local_hostname=self.hostname, timeout=self.timeout)
+        smtp = _AbortableSMTP(self, local_hostname=self.hostname, timeout=self.timeout)
         with self._lock:
             if self.aborted:
                 raise RelayDown("delivery is stopping")
@@ -149,6 +149,22 @@ class RelayLink:
             raise Refused(f"the relay does not offer SMTPUTF8, needed for {recipient} "
                           "(its local part is not ASCII)")
         return converted, _readdress(raw, recipient, converted), []
+
+
+class _AbortableSMTP(smtplib.SMTP):
+    """smtplib.SMTP whose socket abort() can shut down from the moment it is connected,
+    before connect() has read the greeting (or stored the socket)."""
+
+    def __init__(self, link: RelayLink, **options):
+        self.link = link
+        super().__init__(**options)
+
+    def _get_socket(self, host, port, timeout):
+        sock = super()._get_socket(host, port, timeout)
+        self.sock = sock
+        if self.link.aborted:  # abort() came while we were connecting
+            sock.shutdown(socket.SHUT_RDWR)
+        return sock
 
 
 def ascii_address(address: str) -> str | None:

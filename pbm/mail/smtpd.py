@@ -7,7 +7,7 @@ import logging
 import signal
 import queue
 import threading
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Callable
 
 from aiosmtpd.lmtp import LMTP
@@ -117,7 +117,7 @@ class Server:
     def _factory(self):
         settings = self.config.smtpd
         cls = LMTP if settings.protocol == "lmtp" else SMTP
-        handler = InboundHandler(self.receiver, self.wake.set)
+        handler = InboundHandler(self.receiver, lambda: self.wake.set())
         return cls(
             handler,
             data_size_limit=settings.max_message_bytes,

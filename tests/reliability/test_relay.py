@@ -152,9 +152,9 @@ def test_a_relay_that_never_greets_does_not_cost_every_mail_a_timeout(tmp_path: 
         # One connection per round, and between rounds the 2 s timeout plus the breaker's
         # wait: without the breaker every mail would connect and wait on its own.
         gaps = [later - earlier for earlier, later in zip(times, times[1:])]
-        assert all(gap >= 2.8 for gap in gaps), gaps
+        assert all(gap >= 2.5 for gap in gaps), (gaps, pbm.log.read_text())
         assert re.search(r"WARNING relay .* cannot be reached: .*timed out.*; 5 replies wait",
-                         pbm.log.read_text())
+                         pbm.log.read_text()), pbm.log.read_text()
         # SIGTERM while the courier is stuck waiting for a greeting: it stops at once.
         seen = len(hung.connections)
         wait_for(lambda: len(hung.connections) > seen, timeout=10, what="the next probe")
@@ -166,10 +166,10 @@ def test_a_relay_that_never_greets_does_not_cost_every_mail_a_timeout(tmp_path: 
         process.wait(timeout=20)
         took = time.monotonic() - started
         pbm.process = None
-        assert took < 3.0, f"SIGTERM took {took:.1f}s"
-        assert process.returncode == 0
+        assert took < 3.0, (f"SIGTERM took {took:.1f}s", pbm.log.read_text())
+        assert process.returncode == 0, pbm.log.read_text()
         rows = outbox(pbm)
-        assert [(row[1], row[2]) for row in rows] == [("pending", 0)] * 5
+        assert [(row[1], row[2]) for row in rows] == [("pending", 0)] * 5, rows
         with sqlite3.connect(pbm.database) as db:
             assert db.execute("select count(*) from outbox where claimed_by is not null"
                               ).fetchone()[0] == 0
@@ -190,9 +190,9 @@ def test_a_strict_relay_takes_long_comments_and_hostile_message_ids(tmp_path: Pa
                            f"Message-ID:\r\n {huge}\r\nReferences:\r\n {huge}\r\n\r\n"
                            "\r\n").encode())
         wait_for(lambda: len(sink.delivered) >= 5, what="five replies")
+        wait_for(lambda: all(row[1] == "sent" for row in outbox(pbm)), what="the records")
         time.sleep(0.5)
         assert len(sink.delivered) == 5
-        assert all(row[1] == "sent" for row in outbox(pbm)), outbox(pbm)
     board = next(parse(m.content) for m in sink.delivered
                  if m.recipient == BOB and b"Trou Board 101" in m.content)
     assert comment in board.get_content().replace("\r\n", "\n")
@@ -215,6 +215,8 @@ def test_a_relay_that_defers_then_accepts(tmp_path: Path):
         pbm.send(ALICE, "help")
         pbm.send(BOB, "help")
         wait_for(lambda: len(sink.delivered) == 2, what="both answers")
+        # The relay has them; the server records that right after.
+        wait_for(lambda: all(row[1] == "sent" for row in outbox(pbm)), what="the records")
         rows = {row[3]: row for row in outbox(pbm)}
     assert [m.recipient for m in sink.delivered] == [BOB, ALICE]  # bob's did not wait
     assert rows[ALICE][1:3] == ("sent", 3) and rows[BOB][1:3] == ("sent", 1)
@@ -244,7 +246,7 @@ def test_a_non_ascii_recipient_through_a_relay_that_offers_smtputf8(tmp_path: Pa
         wait_for(lambda: len(sink.delivered) == 2, what="the welcomes")
         pbm.send(ALICE, "trou challenge alice jorg")
         wait_for(lambda: len(sink.delivered) == 4, what="the board mails")
-        assert all(row[1] == "sent" for row in outbox(pbm))
+        wait_for(lambda: all(row[1] == "sent" for row in outbox(pbm)), what="the records")
     jorg = next(m for m in sink.delivered if m.recipient == "jörg@example.org")
     assert "SMTPUTF8" in jorg.mail_options
     assert parse(jorg.content)["To"] == "jörg@example.org"
