@@ -101,6 +101,7 @@ class Courier:
             self.link.abort()
 
     def round(self, only: list[int] | None = None) -> Round:
+        """One round: a glance, dead claims taken back, a batch claimed and delivered."""
         if self.stopping:
             return Round()
         now = utcnow()
