@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import mailbox
 import os
+import re
 import sqlite3
+import time
 from dataclasses import dataclass
+from datetime import timedelta
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -17,19 +20,16 @@ from click.testing import CliRunner, Result
 from sqlalchemy import select
 
 from pbm.cli import main
-from pbm.db.models import Board, InboundMessage, OutboxMail, User
+from pbm.db.models import Board, InboundMessage, OutboxMail, User, utcnow
 from pbm.db.session import make_engine, session_factory
 from pbm.games import registry
 
 UNREACHABLE_RELAY = "smtp://127.0.0.1:1"  # nothing listens on port 1: connection refused
 
 
-def _delivery_order(key: str) -> tuple[int, int, int]:
-    """Maildir names are <seconds>.M<microseconds>P<pid>Q<counter>: order of delivery."""
-    seconds, _, rest = key.partition(".M")
-    micros, _, rest = rest.partition("P")
-    counter = rest.partition("Q")[2].partition(".")[0]
-    return int(seconds), int(micros), int(counter or 0)
+def _delivery_order(key: str) -> int:
+    """Our Maildir names are <created seconds>.<outbox id>-<digest>.pbm: order of queueing."""
+    return int(key.split(".")[1].partition("-")[0])
 
 
 @dataclass
@@ -425,7 +425,10 @@ def test_outbox_lists_mail_the_relay_did_not_take_and_retries_it(players: Pbm):
     assert len(lines) == 2
     for line, recipient in zip(lines, ["alice@example.org", "bob@example.org"]):
         assert "pending" in line
-        assert "tries 1" in line
+        # The relay was never reached, so no attempt is charged to either mail; both wait
+        # with the reason shown and are due for the next courier.
+        assert "tries 0" in line
+        assert "due now" in line
         assert recipient in line
         assert "New Trou Board 101 alice" in line
         assert "Connection" in line or "Errno" in line  # the last error is shown
@@ -444,14 +447,42 @@ def test_outbox_is_empty_when_everything_went_out(board: Pbm):
     assert board.ok("outbox").strip() == "outbox empty"
 
 
-def test_outbox_flush_delivers_due_mail(players: Pbm):
+def test_outbox_flush_delivers_mail_waiting_for_its_retry_too(players: Pbm):
     players.ok("challenge", "trou", "alice", "bob", env={"PBM_DELIVERY_RELAY": UNREACHABLE_RELAY})
     with players.session() as session, session.begin():
         for mail in session.scalars(select(OutboxMail).where(OutboxMail.status == "pending")):
-            mail.next_attempt_at = mail.created_at  # due now
+            mail.next_attempt_at = utcnow() + timedelta(hours=1)  # as after a few 4xx
+    listing = players.ok("outbox").splitlines()
+    assert len(listing) == 2
+    assert all(re.search(r"pending .* next \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", line)
+               for line in listing)
     out = players.ok("outbox", "flush")
     assert "sent 2, failed 0" in out
     assert players.ok("outbox").strip() == "outbox empty"
+
+
+def test_outbox_retry_resends_the_failed_mail_named(players: Pbm):
+    players.ok("challenge", "trou", "alice", "bob", env={"PBM_DELIVERY_RELAY": UNREACHABLE_RELAY})
+    with players.session() as session, session.begin():
+        for mail in session.scalars(select(OutboxMail).where(OutboxMail.status == "pending")):
+            mail.status, mail.last_error = "failed", "550 5.1.1 no such user"
+    first = players.ok("outbox").splitlines()[0].split()[0]
+    assert "requeued 1; sent 1, failed 0" in players.ok("outbox", "retry", first)
+    (left,) = players.ok("outbox").splitlines()
+    assert "failed" in left and "[550 5.1.1 no such user]" in left
+
+
+def test_outbox_list_reads_while_another_process_writes(players: Pbm):
+    players.ok("challenge", "trou", "alice", "bob", env={"PBM_DELIVERY_RELAY": UNREACHABLE_RELAY})
+    writer = sqlite3.connect(players.database, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")  # e.g. `pbm serve` storing a mail
+    try:
+        started = time.monotonic()
+        assert len(players.ok("outbox").splitlines()) == 2
+        assert time.monotonic() - started < 5  # not held up by the write lock
+    finally:
+        writer.rollback()
+        writer.close()
 
 
 def test_inbox_lists_failed_mail(players: Pbm):

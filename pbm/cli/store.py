@@ -47,7 +47,7 @@ def current(app: App) -> None:
 @main.group(invoke_without_command=True)
 @click.pass_context
 def outbox(ctx: click.Context) -> None:
-    """Mail waiting to go out: list (default), retry, flush."""
+    """Mail waiting to go out: list (default), retry, flush, prune."""
     if ctx.invoked_subcommand is None:
         ctx.invoke(outbox_list)
 
@@ -56,21 +56,30 @@ def outbox(ctx: click.Context) -> None:
 @click.option("--all", "everything", is_flag=True, help="Sent mail too.")
 @pass_app
 def outbox_list(app: App, everything: bool) -> None:
-    """Pending and failed mail with its last error."""
+    """Mail not yet delivered: when it is tried next, and its last error."""
     from sqlalchemy import select
 
-    from pbm.db.models import OutboxMail
+    from pbm.db.models import OutboxMail, utcnow
 
-    factory = app.store()
+    factory = app.store(read_only=True)
+    now = utcnow()
     with factory() as session:
         query = select(OutboxMail).order_by(OutboxMail.id)
         if not everything:
             query = query.where(OutboxMail.status != "sent")
         rows = list(session.scalars(query))
         for mail in rows:
+            if mail.status == "pending":
+                when = ("due now" if mail.next_attempt_at <= now
+                        else f"next {mail.next_attempt_at:%Y-%m-%d %H:%M:%S} UTC")
+                state = f"  {when}"
+            elif mail.status == "sending":
+                state = f"  by {mail.claimed_by} since {mail.claimed_at:%H:%M:%S} UTC"
+            else:
+                state = ""
             error = f"  [{mail.last_error}]" if mail.last_error else ""
             click.echo(f"{mail.id:>6} {mail.status:<8} tries {mail.attempts}  "
-                       f"{mail.recipient}  {mail.subject}{error}")
+                       f"{mail.recipient}  {mail.subject}{state}{error}")
         if not rows:
             click.echo("outbox empty")
 
@@ -79,7 +88,8 @@ def outbox_list(app: App, everything: bool) -> None:
 @click.argument("ids", nargs=-1, type=int)
 @pass_app
 def outbox_retry(app: App, ids: tuple[int, ...]) -> None:
-    """Put failed mail (all, or the given ids) back in the queue and deliver now."""
+    """Put failed and waiting mail (all, or the given ids) back in the queue as new, and
+    deliver it now."""
     from sqlalchemy import update
 
     from pbm.db.models import OutboxMail, utcnow
@@ -100,18 +110,12 @@ def outbox_retry(app: App, ids: tuple[int, ...]) -> None:
 @outbox.command(name="flush")
 @pass_app
 def outbox_flush(app: App) -> None:
-    """Deliver every due mail now."""
-    from pbm.mail.delivery import deliver_pending
+    """Deliver every pending mail now, also mail waiting for its next retry."""
+    from pbm.mail.delivery import Courier
 
-    factory = app.store()
-    total_sent = total_failed = 0
-    while True:
-        sent, failed = deliver_pending(factory, app.config)
-        total_sent, total_failed = total_sent + sent, total_failed + failed
-        if sent == 0 or failed:
-            break
-    click.echo(f"sent {total_sent}, failed {total_failed}")
-    if total_failed:
+    done = Courier(app.store(), app.config).flush()
+    click.echo(f"sent {done.sent}, failed {done.undelivered}")
+    if done.undelivered:
         sys.exit(1)
 
 

@@ -176,7 +176,8 @@ class OutboxMail(Base):
     recipient: Mapped[str] = mapped_column(String(320))
     subject: Mapped[str] = mapped_column(Text)
     raw: Mapped[bytes] = mapped_column(LargeBinary)  # the complete RFC 5322 message
-    status: Mapped[str] = mapped_column(String(16), default="pending")  # sent|failed
+    # pending -> sending (claimed by a courier) -> sent, or failed (for the operator)
+    status: Mapped[str] = mapped_column(String(16), default="pending")
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)

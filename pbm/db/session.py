@@ -65,7 +65,8 @@ def current_revision(engine: Engine) -> str | None:
     A database that cannot be read (locked, unreadable) is not an empty one: that raises
     StoreUnavailable, so nobody is told to migrate a database that only needs a moment."""
     try:
-        with engine.connect() as conn:
+        # A read: it must not wait for (nor take) the write lock a busy server holds.
+        with engine.execution_options(pbm_read_only=True).connect() as conn:
             return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
     except ProgrammingError:  # PostgreSQL: the table does not exist
         return None

@@ -1,143 +1,283 @@
-"""Deliver queued mail: through the SMTP relay, or into the local Maildir when none is set."""
+"""The courier: deliver the outbox in rounds, through the relay or into the local Maildir."""
 
 from __future__ import annotations
 
 import logging
-import mailbox
-import smtplib
-import socket
-from datetime import timedelta
-from email.utils import parseaddr
+import time
+from dataclasses import dataclass, fields
+from datetime import datetime, timedelta
 
-from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.config import Config, parse_relay
-from pbm.db.models import OutboxMail, utcnow
+from pbm.db.models import utcnow
+from pbm.mail.maildir import Maildir
+from pbm.mail.outbox import RENEW, Outbox, Parcel, courier_name
+from pbm.mail.relay import Breaker, Deferred, Malformed, Refused, RelayDown, RelayLink
 
 log = logging.getLogger(__name__)
-BATCH = 200
+BATCH = 200  # mails claimed at once: one claim and (into the Maildir) one record per round
 
 
-class PermanentFailure(Exception):
-    """The relay refused the mail for good (5xx): retrying will not help."""
+@dataclass
+class Round:
+    """What delivery rounds did with the mails they claimed."""
+
+    claimed: int = 0
+    sent: int = 0
+    deferred: int = 0  # a temporary refusal of that mail: it waits for its next attempt
+    failed: int = 0  # refused for good, or given up: `pbm outbox retry` resends it
+    held: int = 0  # not tried (the relay was down, or delivery stopping): due as before
+    relay_down: bool = False
+
+    @property
+    def undelivered(self) -> int:
+        return self.deferred + self.failed + self.held
+
+    def add(self, other: Round) -> None:
+        for field in fields(self):
+            if field.name != "relay_down":
+                setattr(self, field.name, getattr(self, field.name) + getattr(other, field.name))
+        self.relay_down = self.relay_down or other.relay_down
 
 
 class Courier:
-    """Hands messages to the relay or the Maildir; one SMTP connection per batch."""
+    """Delivers due outbox mail: claims a batch, hands each mail over, records each outcome.
 
-    def __init__(self, config: Config):
+    One lives as long as `pbm serve` (it remembers whether the relay is down: the breaker);
+    the command line makes one per run. Claims make it safe to run several at once."""
+
+    def __init__(self, factory: sessionmaker[Session], config: Config, me: str | None = None,
+                 *, serving: bool = False):
         self.config = config
-        self.relay = parse_relay(config.delivery.relay) if config.delivery.relay else None
-        self.smtp: smtplib.SMTP | None = None
-        self.maildir: mailbox.Maildir | None = None
+        self.serving = serving  # lives on (`pbm serve`): it will try the relay again itself
+        self.outbox = Outbox(factory, config.delivery, me or courier_name())
+        settings = config.delivery
+        self.link: RelayLink | None = None
+        self.maildir: Maildir | None = None
+        if settings.relay:
+            self.link = RelayLink(parse_relay(settings.relay), hostname=config.server.hostname,
+                                  sender=config.server.address,
+                                  timeout=settings.timeout_seconds)
+        else:
+            self.maildir = Maildir(config.maildir_path)
+        self.breaker = Breaker(settings.retry_seconds, settings.max_retry_seconds)
+        self.stopping = False
 
-    def send(self, mail: OutboxMail) -> None:
-        if self.relay is None:
-            if self.maildir is None:
-                self.maildir = mailbox.Maildir(self.config.maildir_path, create=True)
-            self.maildir.add(mail.raw)
-            return
-        if self.smtp is None:
-            self.smtp = self._connect()
-        sender = parseaddr(self.config.server.address)[1]
+    def recover(self) -> None:
+        """Before the first round of a process: take back what dead couriers held, and
+        remove our half-written files from the Maildir's tmp/."""
+        now = utcnow()
+        self.outbox.take_back(self.outbox.look(now).claims, now, starting=True)
+        if self.maildir is not None:
+            removed = self.maildir.clean_tmp()
+            if removed:
+                log.info("removed %d half-written mail(s) from %s", removed, self.maildir.tmp)
+
+    def deliver(self, only: list[int] | None = None) -> Round:
+        """Rounds until nothing is due (or, of `only`, nothing pending), or the relay is
+        down, or delivery is stopping."""
+        total = Round()
+        while not self.stopping:
+            done = self.round(only)
+            total.add(done)
+            if done.claimed == 0 or done.relay_down:
+                break
+        return total
+
+    def flush(self) -> Round:
+        """Everything pending, now: mail waiting for a retry too, and a relay the breaker
+        keeps us off is tried again (`pbm outbox flush`)."""
+        self.recover()
+        self.outbox.make_due(utcnow())
+        self.breaker.close(time.monotonic())
+        return self.deliver()
+
+    def abort(self) -> None:
+        """Stop soon, from another thread: the mail being handed over is cut off (it stays
+        pending, marked maybe_sent) and the rest of the round is put back."""
+        self.stopping = True
+        if self.link is not None:
+            self.link.abort()
+
+    def round(self, only: list[int] | None = None) -> Round:
+        """One round: a glance, dead claims taken back, a batch claimed and delivered."""
+        if self.stopping:
+            return Round()
+        now = utcnow()
+        if only is None:
+            if self.link is not None and not self.breaker.allows(time.monotonic()):
+                return Round(relay_down=True)
+            # A read-only glance first: the idle poll never takes the write lock.
+            look = self.outbox.look(now)
+            taken = self.outbox.take_back(look.claims, now) if look.claims else 0
+            if not look.due and not taken:
+                return Round()
+        batch = self.outbox.claim(now, BATCH, only)
+        if not batch:
+            return Round()
+        done = Round(claimed=len(batch))
+        if self.link is not None:
+            self._through_relay(batch, done)
+        else:
+            self._into_maildir(batch, done)
+        return done
+
+    # ----- the relay ----------------------------------------------------------------
+    def _through_relay(self, batch: list[Parcel], done: Round) -> None:
+        link = self.link
+        assert link is not None
+        recorded: set[int] = set()
+        down: RelayDown | None = None
+        renewed = time.monotonic()
         try:
-            # Envelope sender <> would be right for auto-replies (RFC 3834) but many relays
-            # refuse it; the server address is used and auto-answers to it are ignored.
-            self.smtp.sendmail(sender, [mail.recipient], mail.raw)
-        except smtplib.SMTPRecipientsRefused as err:
-            code = next(iter(err.recipients.values()))[0]
-            if 500 <= code < 600:
-                raise PermanentFailure(f"{code} recipient refused") from None
-            raise
-        except smtplib.SMTPResponseException as err:
-            if 500 <= err.smtp_code < 600:
-                raise PermanentFailure(f"{err.smtp_code} {err.smtp_error!r}") from None
-            raise
+            for parcel in batch:
+                if self.stopping:
+                    break
+                if time.monotonic() - renewed > RENEW.total_seconds():
+                    # A slow relay: 200 mails at seconds each outlast the lease.
+                    self.outbox.renew([p for p in batch if p.id not in recorded], utcnow())
+                    renewed = time.monotonic()
+                try:
+                    link.send(parcel.recipient, parcel.raw)
+                except RelayDown as err:
+                    down = err
+                    break
+                except Exception as err:  # this mail's own trouble: the others go on
+                    self._relay_answered()
+                    self._refused(parcel, err, done)
+                else:
+                    self._relay_answered()
+                    # Recorded at once: a kill now costs at most this one mail twice.
+                    self.outbox.sent([parcel.id], utcnow())
+                    done.sent += 1
+                recorded.add(parcel.id)
+        finally:
+            link.close()
+            rest = [parcel for parcel in batch if parcel.id not in recorded]
+            cut_off = [rest[0].id] if rest and down is not None and down.during_mail else []
+            self._put_back(rest, str(down) if down else None, cut_off, done)
+        if down is not None and not self.stopping:
+            self._relay_unreachable(down, done)
 
-    def _connect(self) -> smtplib.SMTP:
-        relay = self.relay
-        assert relay is not None
-        smtp = smtplib.SMTP(relay.host, relay.port, local_hostname=self.config.server.hostname,
-                            timeout=30)
-        if relay.starttls:
-            smtp.starttls()
-        if relay.username:
-            smtp.login(relay.username, relay.password or "")
-        return smtp
+    def _refused(self, parcel: Parcel, err: Exception, done: Round) -> None:
+        now = utcnow()
+        if isinstance(err, Deferred):
+            log.info("outbox mail %d to %s deferred: %s", parcel.id, parcel.recipient, err)
+            if self.outbox.retry_later(parcel, str(err), now):
+                done.failed += 1
+            else:
+                done.deferred += 1
+            return
+        if isinstance(err, Malformed):
+            log.error("outbox mail %d to %s: %s", parcel.id, parcel.recipient, err)
+        elif isinstance(err, Refused):
+            log.warning("outbox mail %d to %s failed: %s", parcel.id, parcel.recipient, err)
+        else:
+            log.error("outbox mail %d to %s: delivery hit a bug", parcel.id, parcel.recipient,
+                      exc_info=err)
+            assert self.link is not None
+            self.link.close()  # where the conversation stands is unknown: start afresh
+            err = Refused(f"internal error (a bug in pbm): {type(err).__name__}: {err}")
+        self.outbox.fail(parcel, str(err))
+        done.failed += 1
 
-    def close(self) -> None:
-        if self.smtp is not None:
-            try:
-                self.smtp.quit()
-            except (smtplib.SMTPException, OSError):
-                pass
-            self.smtp = None
+    def _relay_answered(self) -> None:
+        assert self.link is not None
+        outage = self.breaker.close(time.monotonic())
+        if outage is not None:
+            log.info("relay %s is reachable again after %s; delivering", self.link.name,
+                     timedelta(seconds=round(outage)))
+
+    def _relay_unreachable(self, down: RelayDown, done: Round) -> None:
+        assert self.link is not None
+        done.relay_down = True
+        delay = self.breaker.trip(time.monotonic(), str(down))
+        waiting = _count(self.outbox.waiting(), "y", "ies")
+        if self.serving:
+            at = datetime.now() + timedelta(seconds=delay)
+            log.warning("%s; %d repl%s wait; next try in %ds (at %s)", down, *waiting,
+                        round(delay), f"{at:%H:%M:%S}")
+        else:
+            log.warning("%s; %d repl%s wait in the outbox for `pbm serve` or "
+                        "`pbm outbox flush`", down, *waiting)
+        self.outbox.give_up_expired(utcnow(), str(down))
+
+    # ----- the Maildir --------------------------------------------------------------
+    def _into_maildir(self, batch: list[Parcel], done: Round) -> None:
+        box = self.maildir
+        assert box is not None
+        # Taken back from a courier that died: skip what it had already written.
+        doubtful = {_name(box, parcel) for parcel in batch if parcel.maybe_sent} - {None}
+        there = box.delivered(doubtful) if doubtful else set()  # type: ignore[arg-type]
+        written: list[int] = []
+        recorded: set[int] = set()
+        try:
+            for parcel in batch:
+                if self.stopping:
+                    break
+                try:
+                    name = box.name_for(parcel.id, parcel.created_at, parcel.raw)
+                    if name in there:
+                        written.append(parcel.id)
+                        continue
+                    box.put(name, parcel.raw)
+                except OSError as err:
+                    log.warning("outbox mail %d: cannot write to %s: %s", parcel.id, box.path,
+                                err)
+                    message = f"cannot write to the Maildir {box.path}: {err}"
+                    if self.outbox.retry_later(parcel, message, utcnow()):
+                        done.failed += 1
+                    else:
+                        done.deferred += 1
+                    recorded.add(parcel.id)
+                except Exception as err:
+                    log.error("outbox mail %d: delivery hit a bug", parcel.id, exc_info=err)
+                    self.outbox.fail(parcel, f"internal error (a bug in pbm): "
+                                             f"{type(err).__name__}: {err}")
+                    done.failed += 1
+                    recorded.add(parcel.id)
+                else:
+                    written.append(parcel.id)
+            if written:
+                box.sync()
+                # One record for the round: a kill before it is harmless, the names are
+                # found in new/ or cur/ on recovery.
+                self.outbox.sent(written, utcnow())
+                recorded.update(written)
+                done.sent += len(written)
+        finally:
+            rest = [parcel for parcel in batch if parcel.id not in recorded]
+            self._put_back(rest, None, [ident for ident in written if ident not in recorded],
+                           done)
+
+    def _put_back(self, rest: list[Parcel], error: str | None, maybe_sent: list[int],
+                  done: Round) -> None:
+        if not rest:
+            return
+        done.held += len(rest)
+        try:
+            self.outbox.release(rest, error, maybe_sent)
+        except Exception:
+            # Still claimed in our name: taken back at the next start, or after the lease.
+            log.exception("could not put %d outbox mail(s) back in the queue", len(rest))
 
 
 def deliver_pending(factory: sessionmaker[Session], config: Config,
                     only: list[int] | None = None) -> tuple[int, int]:
-    """Deliver due outbox mail. Returns (sent, failed attempts)."""
-    now = utcnow()
-    with factory() as session:
-        query = select(OutboxMail).where(OutboxMail.status == "pending")
-        if only is not None:
-            query = query.where(OutboxMail.id.in_(only))
-        else:
-            query = query.where(OutboxMail.next_attempt_at <= now)
-        batch = list(session.scalars(query.order_by(OutboxMail.id).limit(BATCH)))
-        session.expunge_all()
-    courier = Courier(config)
-    sent = failed = 0
-    outcomes: list[tuple[OutboxMail, str | None, bool]] = []
+    """Deliver due outbox mail now (or the pending ones among `only`, whether due or not).
+
+    Returns (sent, not delivered): for `pbm process`, the operator's commands and tests."""
+    done = Courier(factory, config).deliver(only)
+    return done.sent, done.undelivered
+
+
+def _name(box: Maildir, parcel: Parcel) -> str | None:
     try:
-        for mail in batch:
-            try:
-                courier.send(mail)
-                outcomes.append((mail, None, False))
-                sent += 1
-            except PermanentFailure as err:
-                outcomes.append((mail, str(err), True))
-                failed += 1
-            except (smtplib.SMTPException, OSError, socket.timeout) as err:
-                courier.close()
-                outcomes.append((mail, f"{type(err).__name__}: {err}", False))
-                failed += 1
-    finally:
-        courier.close()
-        _record(factory, config, outcomes)
-    return sent, failed
+        return box.name_for(parcel.id, parcel.created_at, parcel.raw)
+    except Exception:  # that mail's own trouble, met again and recorded when it is written
+        return None
 
 
-def _record(factory: sessionmaker[Session], config: Config,
-            outcomes: list[tuple[OutboxMail, str | None, bool]]) -> None:
-    if not outcomes:
-        return
-    now = utcnow()
-    with factory() as session, session.begin():
-        delivered = [mail.id for mail, error, _ in outcomes if error is None]
-        if delivered:
-            # The common case in one statement: a busy server delivers hundreds per round.
-            session.execute(
-                update(OutboxMail)
-                .where(OutboxMail.id.in_(delivered))
-                .values(status="sent", sent_at=now, last_error=None,
-                        attempts=OutboxMail.attempts + 1)
-            )
-        for detached, error, permanent in outcomes:
-            if error is None:
-                continue
-            mail = session.get(OutboxMail, detached.id)
-            if mail is None:
-                continue
-            mail.attempts += 1
-            mail.last_error = error
-            expired = mail.created_at < now - timedelta(days=config.delivery.give_up_days)
-            if permanent or expired:
-                mail.status = "failed"
-                log.warning("giving up on outbox mail %s to %s: %s", mail.id, mail.recipient,
-                            error)
-            else:
-                delay = min(config.delivery.retry_seconds * 2 ** min(mail.attempts - 1, 30),
-                            config.delivery.max_retry_seconds)
-                mail.next_attempt_at = now + timedelta(seconds=delay)
+def _count(number: int, one: str, many: str) -> tuple[int, str]:
+    return number, one if number == 1 else many

@@ -235,12 +235,11 @@ def queue(session: Session, config: Config, replies: list[Reply],
         for address in reply.to:
             if not address:
                 continue
-            message = compose(reply, address, config.server, mail)
             row = OutboxMail(
                 inbound_id=record.id if record is not None else None,
                 recipient=address,
                 subject=reply.subject,
-                raw=message.as_bytes(),
+                raw=compose(reply, address, config.server, mail),
             )
             session.add(row)
             queued.append(row)

@@ -14,13 +14,14 @@ from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope, Session as SmtpSession
 
 from pbm.config import Config
-from pbm.mail.delivery import deliver_pending
+from pbm.mail.delivery import Courier
 from pbm.mail.receive import Prepared, Received, check_passwords, prepare, receive_batch
 from pbm.mail.screen import Refusal, too_complex
 
 log = logging.getLogger(__name__)
 DELIVERY_POLL_SECONDS = 1.0  # also how soon a retry that has come due goes out
 DELIVERY_GATHER_SECONDS = 0.2
+DELIVERY_STOP_SECONDS = 3.0  # how long SIGTERM waits for the courier to put its mail back
 
 
 class Receiver:
@@ -158,8 +159,13 @@ class Server:
         self.factory = factory
         self.reader = Reader(read_factory, config)
         self.receiver = Receiver(factory, config)
-        self.courier = ThreadPoolExecutor(1, thread_name_prefix="pbm-deliver")
-        self.wake = asyncio.Event()
+        self.courier = Courier(factory, config, serving=True)
+        # A daemon thread, not an executor's: interpreter exit joins those, and a courier
+        # stuck on a relay that never answers must not hold the process past SIGTERM.
+        self.delivering = threading.Thread(target=self._deliver_forever, name="pbm-deliver",
+                                           daemon=True)
+        self.wake = threading.Event()  # set by the receiver: replies are waiting
+        self.halt = threading.Event()  # set once: the courier stops
         self.stopping = asyncio.Event()
         self.address: tuple[str, int] | None = None
 
@@ -179,45 +185,48 @@ class Server:
     async def run(self, ready: Callable[[tuple[str, int]], None]) -> None:
         loop = asyncio.get_running_loop()
         settings = self.config.smtpd
+        # Mail a courier of an earlier run held when it died goes back to the queue.
+        self.courier.recover()
         server = await loop.create_server(self._factory, host=settings.host, port=settings.port)
         host, port = server.sockets[0].getsockname()[:2]
         self.address = (host, port)
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, self.stopping.set)
         ready(self.address)
-        courier = asyncio.create_task(self._deliver_forever())
+        self.delivering.start()
         try:
             await self.stopping.wait()
         finally:
-            # Stop taking mail, let the writer finish what it holds, let the courier end its
-            # round (it sees `stopping`), and only then close the threads.
+            # Stop taking mail, cut the courier short (what it was handing over stays
+            # queued), let the writer finish what it holds, and only then close it.
             server.close()
             await server.wait_closed()
-            self.stopping.set()
-            self.wake.set()
-            await courier
+            self._stop_delivery()
             self.reader.stop()
             self.receiver.stop()
-            self.courier.shutdown(wait=True)
 
-    async def _deliver_forever(self) -> None:
-        loop = asyncio.get_running_loop()
-        while not self.stopping.is_set():
-            try:
-                await asyncio.wait_for(self.wake.wait(), DELIVERY_POLL_SECONDS)
-            except asyncio.TimeoutError:
-                pass
+    def _stop_delivery(self) -> None:
+        self.halt.set()
+        self.courier.abort()
+        self.wake.set()
+        if self.delivering.is_alive():
+            self.delivering.join(DELIVERY_STOP_SECONDS)
+        if self.delivering.is_alive():
+            log.warning("the courier did not stop within %ss; the mail it holds goes back "
+                        "to the queue at the next start", DELIVERY_STOP_SECONDS)
+
+    def _deliver_forever(self) -> None:
+        while not self.halt.is_set():
+            woken = self.wake.wait(DELIVERY_POLL_SECONDS)
             self.wake.clear()
-            if not self.stopping.is_set():
+            if self.halt.is_set():
+                break
+            if woken:
                 # Let replies gather for a moment: under load one round (one transaction)
                 # then serves many mails, and the writer keeps the disk to itself meanwhile.
-                await asyncio.sleep(DELIVERY_GATHER_SECONDS)
+                self.halt.wait(DELIVERY_GATHER_SECONDS)
             try:
-                while True:
-                    sent, failed = await loop.run_in_executor(
-                        self.courier, deliver_pending, self.factory, self.config
-                    )
-                    if sent + failed == 0 or failed:
-                        break
+                self.courier.deliver()
             except Exception:
-                log.exception("delivery run failed; will retry")
+                log.exception("delivery round failed; will retry")
+                self.halt.wait(DELIVERY_POLL_SECONDS)

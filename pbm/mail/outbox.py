@@ -1,0 +1,283 @@
+"""The outbox as couriers see it: claim due mail, record each outcome, take back dead claims."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from pbm.config import DeliverySettings
+from pbm.db.models import OutboxMail
+from pbm.db.session import session_factory
+
+log = logging.getLogger(__name__)
+
+# A claim older than this is taken back even when its courier may live (on another host,
+# where we cannot ask whether its process runs). A slow round renews its claims well before.
+LEASE = timedelta(minutes=15)
+RENEW = LEASE / 3
+# Statements that name ids stay under SQLite's default limit of bound parameters.
+ID_CHUNK = 500
+
+
+@dataclass(frozen=True)
+class Parcel:
+    """One claimed outbox mail, detached from any session."""
+
+    id: int
+    recipient: str
+    raw: bytes
+    attempts: int
+    created_at: datetime
+    maybe_sent: bool  # taken back from a courier that died: it may have gone out
+
+
+@dataclass(frozen=True)
+class Look:
+    """What a read-only glance at the outbox found."""
+
+    due: bool
+    claims: list[tuple[int, str | None, datetime | None]]  # (id, claimed_by, claimed_at)
+
+
+def courier_name() -> str:
+    """`host:pid`, what a courier writes into `claimed_by`."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+class Outbox:
+    """Reads and writes of the outbox table for one courier named `me`.
+
+    Every write is its own short transaction, so the receiving writer is never held up
+    for long; every read that decides nothing goes through a read-only session, which
+    takes no write lock (the idle poll of `pbm serve` must not)."""
+
+    def __init__(self, factory: sessionmaker[Session], settings: DeliverySettings, me: str):
+        self.factory = factory
+        self.reader = session_factory(factory.kw["bind"], read_only=True)
+        self.settings = settings
+        self.me = me
+
+    # ----- reading ------------------------------------------------------------------
+    def look(self, now: datetime) -> Look:
+        with self.reader() as session:
+            due = session.scalar(
+                select(OutboxMail.id)
+                .where(OutboxMail.status == "pending", OutboxMail.next_attempt_at <= now)
+                .limit(1)
+            ) is not None
+            claims = [tuple(row) for row in session.execute(
+                select(OutboxMail.id, OutboxMail.claimed_by, OutboxMail.claimed_at)
+                .where(OutboxMail.status == "sending")
+            )]
+        return Look(due, claims)  # type: ignore[arg-type]
+
+    def waiting(self) -> int:
+        with self.reader() as session:
+            return session.scalar(
+                select(func.count()).select_from(OutboxMail)
+                .where(OutboxMail.status.in_(("pending", "sending")))
+            ) or 0
+
+    # ----- claiming -----------------------------------------------------------------
+    def claim(self, now: datetime, limit: int, only: list[int] | None = None) -> list[Parcel]:
+        """Take up to `limit` due mails (or the pending ones among `only`) for this courier,
+        in one short write transaction: no other courier sends them now."""
+        chosen = select(OutboxMail.id).where(OutboxMail.status == "pending")
+        if only is None:
+            chosen = chosen.where(OutboxMail.next_attempt_at <= now)
+        else:
+            chosen = chosen.where(OutboxMail.id.in_(only))
+        chosen = chosen.order_by(OutboxMail.id).limit(limit)
+        statement = (
+            update(OutboxMail)
+            # status is checked again outside the subquery: on PostgreSQL a concurrent
+            # claimer's row is re-checked against this after its lock is released.
+            .where(OutboxMail.id.in_(chosen), OutboxMail.status == "pending")
+            .values(status="sending", claimed_by=self.me, claimed_at=now)
+            .returning(OutboxMail.id, OutboxMail.recipient, OutboxMail.raw,
+                       OutboxMail.attempts, OutboxMail.created_at, OutboxMail.maybe_sent)
+            .execution_options(synchronize_session=False)
+        )
+        with self.factory() as session, session.begin():
+            rows = session.execute(statement).all()
+        return sorted((Parcel(*row) for row in rows), key=lambda parcel: parcel.id)
+
+    def renew(self, parcels: list[Parcel], now: datetime) -> None:
+        """Keep a long round's claims fresh, so the lease never hands them to another."""
+        with self.factory() as session, session.begin():
+            for chunk in _chunks([parcel.id for parcel in parcels]):
+                session.execute(
+                    update(OutboxMail)
+                    .where(OutboxMail.id.in_(chunk), OutboxMail.status == "sending",
+                           OutboxMail.claimed_by == self.me)
+                    .values(claimed_at=now).execution_options(synchronize_session=False)
+                )
+
+    def take_back(self, claims: list[tuple[int, str | None, datetime | None]], now: datetime,
+                  *, starting: bool = False) -> int:
+        """Return to the queue the mails of couriers that died mid-round, marked maybe_sent.
+
+        A claim is dead when its courier ran on this host and its process is gone, or when
+        it is older than the lease. `starting`: this process has claimed nothing yet, so a
+        claim in its own name is a dead predecessor's that had the same pid."""
+        dead = [(ident, owner) for ident, owner, at in claims
+                if _is_dead(owner, at, now, self.me if not starting else None)]
+        if not dead:
+            return 0
+        with self.factory() as session, session.begin():
+            for chunk in _chunks([ident for ident, _ in dead]):
+                session.execute(
+                    update(OutboxMail)
+                    .where(OutboxMail.id.in_(chunk), OutboxMail.status == "sending")
+                    .values(status="pending", maybe_sent=True, claimed_by=None,
+                            claimed_at=None)
+                    .execution_options(synchronize_session=False)
+                )
+        log.warning("took back %d outbox mail(s) from a courier that stopped mid-round "
+                    "(%s); they are delivered again, skipping any that already arrived",
+                    len(dead), ", ".join(sorted({str(owner) for _, owner in dead})))
+        return len(dead)
+
+    def make_due(self, now: datetime) -> int:
+        """Every pending mail is due now (`pbm outbox flush`)."""
+        with self.factory() as session, session.begin():
+            return session.execute(
+                update(OutboxMail).where(OutboxMail.status == "pending",
+                                         OutboxMail.next_attempt_at > now)
+                .values(next_attempt_at=now)
+                .execution_options(synchronize_session=False)
+            ).rowcount
+
+    # ----- recording ----------------------------------------------------------------
+    def sent(self, ids: list[int], now: datetime) -> None:
+        if not ids:
+            return
+        with self.factory() as session, session.begin():
+            for chunk in _chunks(ids):
+                session.execute(
+                    update(OutboxMail).where(OutboxMail.id.in_(chunk))
+                    .values(status="sent", sent_at=now, last_error=None,
+                            attempts=OutboxMail.attempts + 1, claimed_by=None,
+                            claimed_at=None)
+                    .execution_options(synchronize_session=False)
+                )
+
+    def retry_later(self, parcel: Parcel, error: str, now: datetime) -> bool:
+        """A temporary failure of this one mail: try again after its backoff, or give up
+        when it is older than give_up_days. Returns whether it was given up."""
+        settings = self.settings
+        if parcel.created_at < now - timedelta(days=settings.give_up_days):
+            self.fail(parcel, f"{error} (undelivered after {settings.give_up_days} days; "
+                              "gave up)")
+            log.error("gave up on outbox mail %d to %s, undelivered after %d days: %s",
+                      parcel.id, parcel.recipient, settings.give_up_days, error)
+            return True
+        delay = min(settings.retry_seconds * 2 ** min(parcel.attempts, 30),
+                    settings.max_retry_seconds)
+        self._set(parcel.id, status="pending", last_error=error,
+                  attempts=OutboxMail.attempts + 1,
+                  next_attempt_at=now + timedelta(seconds=delay))
+        return False
+
+    def fail(self, parcel: Parcel, error: str) -> None:
+        """This mail will not go out without the operator (`pbm outbox retry`)."""
+        self._set(parcel.id, status="failed", last_error=error,
+                  attempts=OutboxMail.attempts + 1)
+
+    def release(self, parcels: list[Parcel], error: str | None,
+                maybe_sent: list[int] | tuple[int, ...] = ()) -> None:
+        """Back to the queue, due as before and not charged an attempt: the relay could not
+        be reached, or the courier is stopping. `maybe_sent`: mails whose handing over was
+        cut off, or written but not recorded."""
+        if not parcels:
+            return
+        ids = [parcel.id for parcel in parcels]
+        values: dict = {"status": "pending", "claimed_by": None, "claimed_at": None}
+        if error is not None:
+            values["last_error"] = error
+        with self.factory() as session, session.begin():
+            for chunk in _chunks(ids):
+                session.execute(
+                    update(OutboxMail)
+                    .where(OutboxMail.id.in_(chunk), OutboxMail.status == "sending")
+                    .values(**values).execution_options(synchronize_session=False)
+                )
+            for chunk in _chunks(list(maybe_sent)):
+                session.execute(
+                    update(OutboxMail).where(OutboxMail.id.in_(chunk))
+                    .values(maybe_sent=True).execution_options(synchronize_session=False)
+                )
+
+    def give_up_expired(self, now: datetime, error: str) -> list[tuple[int, str]]:
+        """After the relay could not be reached: mark failed every waiting mail older than
+        give_up_days. Returns their (id, recipient)."""
+        days = self.settings.give_up_days
+        cutoff = now - timedelta(days=days)
+        with self.reader() as session:
+            expired = [tuple(row) for row in session.execute(
+                select(OutboxMail.id, OutboxMail.recipient)
+                .where(OutboxMail.status == "pending", OutboxMail.created_at < cutoff)
+            )]
+        if not expired:
+            return []
+        with self.factory() as session, session.begin():
+            for chunk in _chunks([ident for ident, _ in expired]):
+                session.execute(
+                    update(OutboxMail)
+                    .where(OutboxMail.id.in_(chunk), OutboxMail.status == "pending")
+                    .values(status="failed",
+                            last_error=f"{error} (undelivered after {days} days; gave up)")
+                    .execution_options(synchronize_session=False)
+                )
+        recipients = sorted({recipient for _, recipient in expired})
+        shown = ", ".join(recipients[:10]) + (f" and {len(recipients) - 10} more"
+                                              if len(recipients) > 10 else "")
+        log.error("gave up on %d repl%s undelivered after %d days (to %s): %s",
+                  len(expired), "y" if len(expired) == 1 else "ies", days, shown, error)
+        return expired  # type: ignore[return-value]
+
+    def _set(self, ident: int, **values) -> None:
+        values.update(claimed_by=None, claimed_at=None)
+        with self.factory() as session, session.begin():
+            session.execute(
+                update(OutboxMail).where(OutboxMail.id == ident).values(**values)
+                .execution_options(synchronize_session=False)
+            )
+
+
+def _is_dead(owner: str | None, claimed_at: datetime | None, now: datetime,
+             me: str | None) -> bool:
+    if owner is None or claimed_at is None or claimed_at < now - LEASE:
+        return True
+    if owner == me:
+        return False  # our own round in progress (another thread of this process)
+    host, _, pid = owner.rpartition(":")
+    if host != socket.gethostname():
+        return False  # only the lease can tell
+    try:
+        number = int(pid)
+    except ValueError:
+        return True
+    if number == os.getpid():
+        return me is None  # starting: a predecessor with our pid
+    return not _alive(number)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
+
+
+def _chunks(ids: list[int]) -> list[list[int]]:
+    return [ids[start:start + ID_CHUNK] for start in range(0, len(ids), ID_CHUNK)]
