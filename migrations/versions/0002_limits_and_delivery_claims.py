@@ -20,7 +20,6 @@ def upgrade() -> None:
         sa.Column('key', sa.String(length=400), nullable=False),
         sa.Column('window_start', sa.DateTime(), nullable=False),
         sa.Column('count', sa.Integer(), nullable=False),
-        sa.Column('noticed', sa.Boolean(), nullable=False),
         sa.PrimaryKeyConstraint('key', name=op.f('pk_rate_counters')),
     )
     with op.batch_alter_table('users', schema=None) as batch_op:

@@ -19,6 +19,9 @@ _hasher = PasswordHasher()
 _CACHE_KEY = os.urandom(32)
 _CACHE_SIZE = 4096
 _verified: OrderedDict[bytes, None] = OrderedDict()
+# The same, without the stored hash: "this userid+password was right lately", so a mail's
+# passwords need no database read before the writer (which checks them against the hash).
+_right_lately: OrderedDict[bytes, None] = OrderedDict()
 _lock = threading.Lock()  # checks run in several threads of `pbm serve` at once
 
 
@@ -34,6 +37,24 @@ def token(userid: str, password: str, stored_hash: str) -> bytes:
     ).digest()
 
 
+def _pair(userid: str, password: str) -> bytes:
+    return hmac.new(_CACHE_KEY, f"{userid}\0{password}".encode(), hashlib.sha256).digest()
+
+
+def _remember(memory: OrderedDict[bytes, None], key: bytes) -> None:
+    memory[key] = None
+    memory.move_to_end(key)
+    if len(memory) > _CACHE_SIZE:
+        memory.popitem(last=False)
+
+
+def right_lately(userid: str, password: str) -> bool:
+    """Whether this userid+password passed a check lately (the hash may have changed since:
+    only a hint that checking ahead is not needed)."""
+    with _lock:
+        return _pair(userid, password) in _right_lately
+
+
 def check_password(userid: str, password: str, stored_hash: str,
                    refuted: frozenset[bytes] = frozenset()) -> bool:
     """True when `password` matches `stored_hash` (case-sensitive).
@@ -43,6 +64,7 @@ def check_password(userid: str, password: str, stored_hash: str,
     with _lock:
         if key in _verified:
             _verified.move_to_end(key)
+            _remember(_right_lately, _pair(userid, password))
             return True
     if key in refuted:
         return False
@@ -51,7 +73,6 @@ def check_password(userid: str, password: str, stored_hash: str,
     except (VerificationError, InvalidHashError):
         return False
     with _lock:
-        _verified[key] = None
-        if len(_verified) > _CACHE_SIZE:
-            _verified.popitem(last=False)
+        _remember(_verified, key)
+        _remember(_right_lately, _pair(userid, password))
     return True

@@ -199,11 +199,10 @@ class RateCounter(Base):
 
     __tablename__ = "rate_counters"
 
-    key: Mapped[str] = mapped_column(String(400), primary_key=True)  # "sender:alice@x.org"
+    key: Mapped[str] = mapped_column(String(400), primary_key=True)  # "mails-from:a@x.org"
     window_start: Mapped[datetime] = mapped_column(DateTime)
+    # Events in the window, refused ones too: limit + 1 is the first refusal (one notice).
     count: Mapped[int] = mapped_column(Integer, default=0)
-    # The one notice per window ("you are over the limit") has been sent.
-    noticed: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 __all__ = [

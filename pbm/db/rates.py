@@ -1,7 +1,9 @@
 """Rate limits: how often something happened in a fixed window, counted in the store.
 
 The counts live in the database, not in memory, so that `pbm process` (one process per
-mail) and `pbm serve` count together and a restart forgets nothing.
+mail) and `pbm serve` count together and a restart forgets nothing. Counting is one
+statement (an upsert that starts a new window when the old one has passed), as it runs
+for every mail.
 """
 
 from __future__ import annotations
@@ -9,13 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete
+from sqlalchemy import case, delete, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from pbm.db.models import RateCounter
 
 HOUR = timedelta(hours=1)
 DAY = timedelta(days=1)
+LONGEST_WINDOW = DAY
+COUNTERS = RateCounter.__table__
+INSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
 
 
 @dataclass(frozen=True)
@@ -25,29 +31,33 @@ class Allowance:
     resets_at: datetime
 
 
-def _window(session: Session, key: str, window: timedelta, now: datetime) -> RateCounter:
-    row = session.get(RateCounter, key)
-    if row is None:
-        row = RateCounter(key=key, window_start=now, count=0, noticed=False)
-        session.add(row)
-    elif row.window_start + window <= now:
-        row.window_start, row.count, row.noticed = now, 0, False
-    return row
+def count(session: Session, key: str, window: timedelta, now: datetime) -> tuple[int, datetime]:
+    """Count one event under `key`: the window's count so far and when the window began."""
+    insert = INSERTS[session.get_bind().dialect.name](COUNTERS)
+    passed = COUNTERS.c.window_start <= now - window
+    statement = (
+        insert.values(key=key, window_start=now, count=1)
+        .on_conflict_do_update(
+            index_elements=[COUNTERS.c.key],
+            set_={
+                "count": case((passed, 1), else_=COUNTERS.c.count + 1),
+                "window_start": case((passed, now), else_=COUNTERS.c.window_start),
+            },
+        )
+        .returning(COUNTERS.c.count, COUNTERS.c.window_start)
+    )
+    total, began = session.execute(statement).one()
+    return total, began
 
 
 def take(session: Session, key: str, limit: int, window: timedelta,
          now: datetime) -> Allowance:
-    """Count one event under `key` if the window still allows it (`limit` 0: no limit)."""
+    """Count one event under `key`; allowed while the window's count is within `limit`
+    (0: no limit, and nothing is counted)."""
     if limit <= 0:
         return Allowance(True, False, now)
-    row = _window(session, key, window, now)
-    resets_at = row.window_start + window
-    if row.count < limit:
-        row.count += 1
-        return Allowance(True, False, resets_at)
-    first = not row.noticed
-    row.noticed = True
-    return Allowance(False, first, resets_at)
+    total, began = count(session, key, window, now)
+    return Allowance(total <= limit, total == limit + 1, began + window)
 
 
 def reached(session: Session, key: str, limit: int, window: timedelta,
@@ -55,20 +65,12 @@ def reached(session: Session, key: str, limit: int, window: timedelta,
     """When `key` has reached `limit` in its window: the time the window ends; else None."""
     if limit <= 0:
         return None
-    row = session.get(RateCounter, key)
+    row = session.execute(
+        select(COUNTERS.c.count, COUNTERS.c.window_start).where(COUNTERS.c.key == key)
+    ).first()
     if row is None or row.window_start + window <= now or row.count < limit:
         return None
     return row.window_start + window
-
-
-def count(session: Session, key: str, window: timedelta, now: datetime) -> int:
-    """Count one event under `key` without a limit; returns the window's count."""
-    row = _window(session, key, window, now)
-    row.count += 1
-    return row.count
-
-
-LONGEST_WINDOW = DAY
 
 
 def prune(session: Session, now: datetime) -> int:
