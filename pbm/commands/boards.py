@@ -94,8 +94,8 @@ def load_board(ctx: Context, number_text: str, game_name: str | None = None) -> 
     """The board with this number; a clear error if there is none (or of another game)."""
     text = number_text.lstrip("#")
     if not (text.isascii() and text.isdigit()):
-        raise CommandError(f"'{shorten(number_text)}' is not a board number (boards are numbered 101, "
-                           "102, ...).")
+        raise CommandError(f"'{shorten(number_text)}' is not a board number (boards are "
+                           "numbered 101, 102, ...).")
     text = text.lstrip("0") or "0"
     # Numbers past what the database can store name no board either.
     board = ctx.session.get(Board, int(text)) if len(text) <= 9 else None

@@ -120,7 +120,8 @@ def parse(line: str) -> Invocation:
         if command is None:
             verbs = ", ".join(GAME_COMMANDS)
             raise CommandError(
-                f"'{shorten(words[1])}' is not a {title} command. The {title} commands are: {verbs}. "
+                f"'{shorten(words[1])}' is not a {title} command. "
+                f"The {title} commands are: {verbs}. "
                 f"Send '{game} help' for the rules and 'help commands' for the syntax.",
                 subject=f"{title} error",
             )

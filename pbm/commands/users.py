@@ -71,7 +71,8 @@ def check_userid(userid: str) -> str:
     lowered = userid.lower()
     if not USERID.match(lowered):
         raise CommandError(
-            f"'{shorten(userid)}' cannot be a userid: use 1 to 16 letters, digits, '.', '_' or '-', "
+            f"'{shorten(userid)}' cannot be a userid: use 1 to 16 letters, digits, '.', '_' "
+            "or '-', "
             "starting with a letter."
         )
     if registry.canonical(lowered) is not None or lowered in RESERVED:
@@ -84,7 +85,8 @@ def check_addresses(addresses: list[str]) -> list[str]:
     for address in addresses:
         address = address.strip("<>,;").lower()
         if not ADDRESS.match(address):
-            raise CommandError(f"'{shorten(address)}' is not a mail address like alice@example.org.")
+            raise CommandError(
+                f"'{shorten(address)}' is not a mail address like alice@example.org.")
         if address not in cleaned:
             cleaned.append(address)
     return cleaned

@@ -175,7 +175,8 @@ def handle(session: Session, config: Config, record: InboundMessage,
         record.status = "ignored"
         return []
     allowance = rates.take(session, f"mails-from:{mail.sender}",
-                           config.limits.mails_per_sender_per_hour, rates.HOUR, record.processed_at)
+                           config.limits.mails_per_sender_per_hour, rates.HOUR,
+                           record.processed_at)
     if not allowance.allowed:
         record.status = "throttled"
         if not allowance.first_refusal:

@@ -83,7 +83,8 @@ header_names = st.sampled_from(["From", "Reply-To", "Subject", "Message-ID", "In
                                 "X-Anything", "Content-Disposition", "List-Id"])
 header_values = st.one_of(
     printable,
-    st.sampled_from(["alice@example.org", "Bob <bob@example.org>", "<>", "=?utf-8?q?J=C3=BCrg?= <j@x.org>",
+    st.sampled_from(["alice@example.org", "Bob <bob@example.org>", "<>",
+                     "=?utf-8?q?J=C3=BCrg?= <j@x.org>",
                      "=?utf-8?B?!!!?=", "multipart/mixed; boundary=b", "multipart/alternative; "
                      "boundary=\"q\"", "text/plain; charset=x-unknown", "text/html",
                      "message/rfc822", "base64", "quoted-printable", "<a@b> <c@d>", "auto-replied",
