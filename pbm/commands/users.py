@@ -72,8 +72,7 @@ def check_userid(userid: str) -> str:
     if not USERID.match(lowered):
         raise CommandError(
             f"'{shorten(userid)}' cannot be a userid: use 1 to 16 letters, digits, '.', '_' "
-            "or '-', "
-            "starting with a letter."
+            "or '-', starting with a letter."
         )
     if registry.canonical(lowered) is not None or lowered in RESERVED:
         raise CommandError(f"'{userid}' is a command word and cannot be a userid.")
