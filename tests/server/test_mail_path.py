@@ -161,6 +161,31 @@ def test_pbm_process_from_a_pipe(tmp_path: Path):
     assert rows[-1] == ("<>", "ignored")
 
 
+def test_pbm_process_on_a_locked_database_says_so_and_asks_for_a_retry(tmp_path: Path):
+    """Under a held lock pbm process once said to run `pbm db upgrade`."""
+    pbm = PbmServer(tmp_path)
+    pbm.write_config()
+    upgrade = subprocess.run([sys.executable, "-m", "pbm", "--config", str(pbm.config_file),
+                              "db", "upgrade"], capture_output=True, timeout=60)
+    assert upgrade.returncode == 0, upgrade.stderr
+    holder = sqlite3.connect(pbm.database, isolation_level=None)
+    holder.execute("PRAGMA journal_mode=DELETE")  # a lock WAL readers cannot get past
+    holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    holder.execute("UPDATE alembic_version SET version_num = version_num")
+    try:
+        result = _process(tmp_path, mail(ALICE, "signup alice secret"), "--sender", ALICE)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert result.returncode == 75, result.stderr
+    assert b"locked" in result.stderr
+    assert b"pbm db upgrade" not in result.stderr
+    # Once the lock is gone the MTA's retry goes through.
+    result = _process(tmp_path, mail(ALICE, "signup alice secret"), "--sender", ALICE)
+    assert result.returncode == 0, result.stderr
+
+
 def test_a_mail_that_hits_a_bug_is_kept_and_can_be_retried(server: PbmServer):
     server.send(ALICE, "signup alice secret")
     server.send(BOB, "signup bob hunter2")
