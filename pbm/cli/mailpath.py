@@ -77,7 +77,7 @@ def process(app: App, sender: str | None) -> None:
         sys.exit(EX_DATAERR)
     # Postfix passes "" (in $SENDER or ${sender}) for the null sender of a bounce.
     envelope_from = "<>" if sender == "" else (sender or "")
-    from pbm.mail.receive import Prepared, check_passwords, prepare, receive
+    from pbm.mail.receive import Prepared, check_ahead, prepare, receive
     from pbm.mail.screen import Refusal, time_limit
 
     prepared: Prepared | None = None
@@ -97,8 +97,11 @@ def process(app: App, sender: str | None) -> None:
         factory = session_factory(engine)
         if prepared is not None:
             with session_factory(engine, read_only=True)() as reader:
-                prepared = check_passwords(prepared, reader, config.limits)
+                prepared = check_ahead(prepared, reader, config.limits)
         _result, queued = receive(factory, config, raw, envelope_from, prepared)
+    except Refusal as refusal:  # a sender over the rate: the MTA keeps the mail for later
+        click.echo(f"pbm process: not now: {refusal}", err=True)
+        sys.exit(EX_TEMPFAIL)
     except Exception as err:  # anything before the commit: the MTA must keep the mail
         click.echo(f"pbm process: not stored, try again later: {err}", err=True)
         sys.exit(EX_TEMPFAIL)

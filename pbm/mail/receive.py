@@ -1,8 +1,9 @@
 """One inbound mail, one transaction: store it, run its commands, queue the replies.
 
-Reading a mail (bounded parsing, its command lines) and checking the passwords it carries
-happen first, in `prepare` and `check_passwords`, outside the writer's transaction: a
-hostile mail may cost seconds there, but never holds up the mails behind it.
+Reading a mail (bounded parsing, its command lines), a look at its sender's rate and
+checking the passwords it carries happen first, in `prepare` and `check_ahead`, outside the
+writer's transaction: a hostile mail may cost seconds there, but never holds up the mails
+behind it.
 """
 
 from __future__ import annotations
@@ -67,13 +68,28 @@ def prepare(raw: bytes, envelope_from: str, limits: LimitSettings) -> Prepared:
     return Prepared(mail, parsing.commands(mail, limits.commands_per_mail))
 
 
-def check_passwords(prepared: Prepared, reader: Session, limits: LimitSettings) -> Prepared:
-    """Check the passwords of the mail's commands with a read-only session."""
-    if prepared.mail.auto or not prepared.found.lines:
+def check_ahead(prepared: Prepared, reader: Session, limits: LimitSettings) -> Prepared:
+    """With a read-only session: refuse for now (451) mail from a sender who has had the
+    hour's notice already, so a flood is neither stored nor answered (the sending MTA keeps
+    the mail and tries again later); then check the passwords of the mail's commands."""
+    mail, now = prepared.mail, utcnow()
+    if mail.auto or not mail.sender:
         return prepared
-    refuted = verify_ahead(reader, prepared.found.lines, limits, prepared.mail.sender,
-                           utcnow())
-    return replace(prepared, refuted=refuted)
+    # limit + 1: the first mail over the limit is stored and gets the notice.
+    until = rates.reached(reader, _sender_key(mail.sender),
+                          limits.mails_per_sender_per_hour + 1, rates.HOUR, now) \
+        if limits.mails_per_sender_per_hour else None
+    if until is not None:
+        raise Refusal(451, "4.7.1", "Too many mails from your address this hour; try again "
+                                    f"after {until:%H:%M} UTC")
+    if not prepared.found.lines:
+        return prepared
+    return replace(prepared, refuted=verify_ahead(reader, prepared.found.lines, limits,
+                                                  mail.sender, now))
+
+
+def _sender_key(sender: str) -> str:
+    return f"mails-from:{sender}"
 
 
 def receive(factory: sessionmaker[Session], config: Config, raw: bytes,
@@ -174,7 +190,7 @@ def handle(session: Session, config: Config, record: InboundMessage,
     if _answers_us_without_command(mail, found, config):
         record.status = "ignored"
         return []
-    allowance = rates.take(session, f"mails-from:{mail.sender}",
+    allowance = rates.take(session, _sender_key(mail.sender),
                            config.limits.mails_per_sender_per_hour, rates.HOUR,
                            record.processed_at)
     if not allowance.allowed:
@@ -221,10 +237,11 @@ def _answers_us_without_command(mail: parsing.InboundMail, found: parsing.Comman
 def _throttled_text(limits: LimitSettings, until) -> str:
     return (
         f"More than {limits.mails_per_sender_per_hour} mails came from your address within "
-        f"an hour. Mail from it is kept but not carried out until {until:%Y-%m-%d %H:%M} UTC, "
-        "and this is the only notice until then.\n\n"
-        "If you sent them, send the commands that matter again after that time. If you did "
-        "not, someone may be using your address, or a program is answering our mails.\n"
+        f"an hour. The mail this answers was not carried out, and until "
+        f"{until:%Y-%m-%d %H:%M} UTC further mail from your address is refused for now: your "
+        "mail server keeps it and sends it again later. This is the only notice until then."
+        "\n\nIf you sent them, send the commands of this mail again after that time. If you "
+        "did not, someone may be using your address, or a program is answering our mails.\n"
     )
 
 

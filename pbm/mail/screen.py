@@ -25,8 +25,9 @@ BOUNDARY = re.compile(rb"""boundary[ \t]*=[ \t]*(?:"([^"\r\n]{1,200})"|([^;\s"]{
 
 
 class Refusal(Exception):
-    """A mail outside the bounds. `code` and `status` make the SMTP answer; `reason` says
-    in words what was wrong, for the SMTP answer and `pbm process`'s message."""
+    """A mail refused at the door: outside the bounds (5xx), or not now (4xx). `code` and
+    `status` make the SMTP answer; `reason` says in words what was wrong, for the SMTP
+    answer and `pbm process`'s message."""
 
     def __init__(self, code: int, status: str, reason: str):
         super().__init__(reason)

@@ -15,7 +15,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session as SmtpSession
 
 from pbm.config import Config
 from pbm.mail.delivery import Courier
-from pbm.mail.receive import Prepared, Received, check_passwords, prepare, receive_batch
+from pbm.mail.receive import Prepared, Received, check_ahead, prepare, receive_batch
 from pbm.mail.screen import Refusal, too_complex
 
 log = logging.getLogger(__name__)
@@ -69,8 +69,9 @@ class Receiver:
 
 
 class Reader:
-    """Reads mails and checks their passwords in threads of its own, before the writer: a
-    slow or hostile mail costs a reader thread its time, never the writer."""
+    """Reads mails, looks at their sender's rate and checks their passwords in threads of its
+    own, before the writer: a slow or hostile mail costs a reader thread its time, never the
+    writer."""
 
     THREADS = 2
 
@@ -81,7 +82,8 @@ class Reader:
 
     async def read(self, raw: bytes, envelope_from: str) -> Prepared | None:
         """The prepared mail; None when reading it hit a bug (the writer then stores it as
-        failed, for the operator). Raises Refusal for mail outside the limits."""
+        failed, for the operator). Raises Refusal for mail outside the limits (5xx) or from a
+        sender over the rate (451)."""
         loop = asyncio.get_running_loop()
         seconds = self.limits.parse_seconds
         try:
@@ -97,14 +99,16 @@ class Reader:
             log.exception("reading a mail from %s failed", envelope_from)
             return None
         try:
-            return await loop.run_in_executor(self.pool, self._check_passwords, prepared)
+            return await loop.run_in_executor(self.pool, self._check_ahead, prepared)
+        except Refusal:
+            raise
         except Exception:
-            log.exception("checking passwords ahead failed; the writer checks them")
+            log.exception("checking a mail ahead failed; the writer checks it")
             return prepared
 
-    def _check_passwords(self, prepared: Prepared) -> Prepared:
+    def _check_ahead(self, prepared: Prepared) -> Prepared:
         with self.read_factory() as session:
-            return check_passwords(prepared, session, self.limits)
+            return check_ahead(prepared, session, self.limits)
 
     def stop(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)

@@ -18,7 +18,8 @@ from pbm.config import LimitSettings, load
 from pbm.db.migrate import upgrade
 from pbm.db.models import InboundMessage, OutboxMail
 from pbm.db.session import make_engine, session_factory
-from pbm.mail.receive import receive
+from pbm.mail.receive import check_ahead, prepare, receive
+from pbm.mail.screen import Refusal
 from pbm.commands.context import Reply
 from pbm.mail.replies import MAX_ANSWER_CHARS, consolidate, merge
 
@@ -122,7 +123,7 @@ def test_a_move_mail_sends_board_mails_and_at_most_one_answer(store):
     assert len(answers) == 1 and answers[0].recipient == ALICE
 
 
-def test_a_flood_from_one_sender_is_kept_but_not_answered(tmp_path):
+def test_a_flood_from_one_sender_gets_one_notice_then_is_refused_for_now(tmp_path):
     store = Store(tmp_path, mails_per_sender_per_hour=5)
     for _ in range(5):
         assert len(store.mail("flood@example.net", "help")) == 1
@@ -130,10 +131,21 @@ def test_a_flood_from_one_sender_is_kept_but_not_answered(tmp_path):
     assert notice.subject == "pbm: too many mails from you"
     assert "More than 5 mails came from your address within an hour" in body_of(notice)
     assert store.last_status() == "throttled"
-    for _ in range(20):
-        assert store.mail("flood@example.net", "help") == []  # silence after the one notice
+    # From now on the door refuses its mail for now: the sending MTA keeps it and retries.
+    raw = b"From: flood@example.net\r\nSubject: help\r\nMessage-ID: <f@x>\r\n\r\n"
+    with store.factory() as reader:
+        with pytest.raises(Refusal) as refused:
+            check_ahead(prepare(raw, "", store.config.limits), reader, store.config.limits)
+    assert refused.value.code == 451
+    assert refused.value.smtp_reply().startswith("451 4.7.1 Too many mails from your address")
+    # A mail that slipped past the door in the same moment: stored, not answered.
+    for _ in range(3):
+        assert store.mail("flood@example.net", "help") == []
         assert store.last_status() == "throttled"
     assert len(store.mail("calm@example.net", "help")) == 1  # others are answered
+    with store.factory() as reader:
+        calm = b"From: calm@example.net\r\nSubject: help\r\n\r\n"
+        check_ahead(prepare(calm, "", store.config.limits), reader, store.config.limits)
 
 
 def test_throttled_mail_changes_nothing(tmp_path):

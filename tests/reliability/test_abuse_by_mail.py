@@ -167,3 +167,25 @@ def test_a_guessing_mail_holds_few_password_checks(players: PbmServer):
     with sqlite3.connect(players.database) as db:  # three checks made, the rest refused unread
         assert db.execute("SELECT wrong_passwords FROM users WHERE userid = 'alice'"
                           ).fetchone() == (3,)
+
+
+def test_a_flood_is_answered_to_the_limit_then_refused_for_now(tmp_path: Path):
+    """Once every flood mail was answered; then kept unanswered (storage without end). Now
+    the sender gets its hour's answers and one notice, and the door answers 451 after that:
+    nothing more is stored, and a real MTA keeps the mail and retries after the hour."""
+    pbm = PbmServer(tmp_path, extra_config="[limits]\nmails_per_sender_per_hour = 4\n")
+    pbm.start()
+    try:
+        codes = [smtp_send(pbm, ATTACKER, mail(ATTACKER, "help"))[0] for _ in range(10)]
+        replies = pbm.collect(5)
+        process = subprocess.run(
+            [sys.executable, "-m", "pbm", "--config", str(pbm.config_file), "process",
+             "--sender", ATTACKER], input=mail(ATTACKER, "help"), capture_output=True,
+            timeout=60)
+    finally:
+        pbm.stop()
+    assert codes == [250] * 5 + [451] * 5
+    assert [r.subject for r in replies] == ["Help: general"] * 4 + ["pbm: too many mails from you"]
+    assert inbound_count(pbm) == 5
+    assert process.returncode == 75
+    assert b"Too many mails from your address this hour" in process.stderr
