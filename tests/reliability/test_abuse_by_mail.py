@@ -8,29 +8,17 @@ import sqlite3
 import subprocess
 import sys
 import threading
-from email.message import EmailMessage
-from email.utils import make_msgid
 from pathlib import Path
 
 import pytest
 
 from tests.mail.test_screen import PATHOLOGICAL
-from tests.server.harness import SERVER_ADDRESS, PbmServer
+from tests.server.harness import SERVER_ADDRESS, PbmServer, mail
 
 pytestmark = pytest.mark.server
 
 ALICE, BOB = "alice@players.test", "bob@players.test"
 ATTACKER = "mallory@evil.test"
-
-
-def mail(sender: str, subject: str, body: str = "\n", message_id: str | None = None) -> bytes:
-    message = EmailMessage()
-    message["From"] = sender
-    message["To"] = SERVER_ADDRESS
-    message["Subject"] = subject
-    message["Message-ID"] = message_id or make_msgid(domain="players.test")
-    message.set_content(body)
-    return message.as_bytes(policy=message.policy.clone(linesep="\r\n"))
 
 
 def smtp_send(server: PbmServer, sender: str, raw: bytes) -> tuple[int, bytes]:

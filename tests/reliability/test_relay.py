@@ -14,14 +14,13 @@ from contextlib import contextmanager
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
-from email.utils import make_msgid
 from pathlib import Path
 from typing import Callable, Iterator
 
 import pytest
 
 from tests.mail.sinks import Flapping, Sink, free_port, relay, silent_relay, strict
-from tests.server.harness import SERVER_ADDRESS, PbmServer
+from tests.server.harness import SERVER_ADDRESS, PbmServer, mail
 
 pytestmark = pytest.mark.server
 
@@ -65,17 +64,6 @@ def outbox(pbm: PbmServer) -> list[tuple]:
 def _message_id(raw: bytes) -> str:
     found = re.search(rb"^Message-ID:\s*(\S+)", raw, re.M | re.I)
     return found.group(1).decode() if found else ""
-
-
-def mail(sender: str, subject: str, body: str = "\n") -> bytes:
-    message = EmailMessage()
-    message["From"] = sender
-    message["To"] = SERVER_ADDRESS
-    message["Subject"] = subject
-    message["Message-ID"] = make_msgid(domain="players.test")
-    message.set_content(body)
-    # CRLF, as an MTA sends it (smtplib leaves bytes as they are).
-    return message.as_bytes(policy=message.policy.clone(linesep="\r\n"))
 
 
 def send_many(pbm: PbmServer, mails: list[tuple[str, bytes]]) -> None:

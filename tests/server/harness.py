@@ -21,6 +21,21 @@ SERVER_ADDRESS = "pbm@games.test"
 LISTENING = re.compile(r"listening on ([\d.]+):(\d+)")
 
 
+def mail(sender: str, subject: str, body: str = "", *, message_id: str | None = None,
+         headers: dict[str, str] | None = None) -> bytes:
+    """A player's mail to the server, as an MTA sends it: CRLF line endings (smtplib sends
+    bytes as they are, and a server counts line lengths between CRLFs)."""
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = SERVER_ADDRESS
+    message["Subject"] = subject
+    message["Message-ID"] = message_id or make_msgid(domain="players.test")
+    for name, value in (headers or {}).items():
+        message[name] = value
+    message.set_content(body or "\n")
+    return message.as_bytes(policy=message.policy.clone(linesep="\r\n"))
+
+
 @dataclass
 class Received:
     """A reply the server delivered, parsed."""
@@ -122,18 +137,10 @@ class PbmServer:
     def send(self, sender: str, subject: str, body: str = "", *, message_id: str | None = None,
              headers: dict[str, str] | None = None) -> str:
         """Mail a command; returns the Message-ID used."""
-        message = EmailMessage()
-        message["From"] = sender
-        message["To"] = SERVER_ADDRESS
-        message["Subject"] = subject
-        message["Message-ID"] = message_id or make_msgid(domain="players.test")
-        for name, value in (headers or {}).items():
-            message[name] = value
-        message.set_content(body or "\n")
-        # CRLF as on the wire: smtplib sends bytes as they are, and a server counts line
-        # lengths between CRLFs.
-        self.send_raw(sender, message.as_bytes(policy=message.policy.clone(linesep="\r\n")))
-        return message["Message-ID"]
+        message_id = message_id or make_msgid(domain="players.test")
+        self.send_raw(sender, mail(sender, subject, body, message_id=message_id,
+                                   headers=headers))
+        return message_id
 
     def send_raw(self, sender: str, raw: bytes) -> None:
         with smtplib.SMTP("127.0.0.1", self.port, timeout=30) as smtp:

@@ -8,29 +8,17 @@ import sqlite3
 import subprocess
 import sys
 import time
-from email.message import EmailMessage
-from email.utils import make_msgid
 from pathlib import Path
 
 import pytest
 from aiosmtpd.controller import Controller
 
-from tests.server.harness import SERVER_ADDRESS, PbmServer, by_recipient
+from tests.server.harness import SERVER_ADDRESS, PbmServer, mail, by_recipient
 
 ALICE = "alice@players.test"
 BOB = "bob@players.test"
 
 pytestmark = pytest.mark.server
-
-
-def mail(sender: str, subject: str, body: str = "\n") -> bytes:
-    message = EmailMessage()
-    message["From"] = sender
-    message["To"] = SERVER_ADDRESS
-    message["Subject"] = subject
-    message["Message-ID"] = make_msgid(domain="players.test")
-    message.set_content(body)
-    return message.as_bytes()
 
 
 def free_port() -> int:
