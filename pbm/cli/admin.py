@@ -15,7 +15,7 @@ def _run_as_operator(app: App, line: str, deliver: bool = True, answer_to: str =
     Answers (such as a welcome) go to `answer_to` when given, else they are printed.
     Operator rights skip password checks, so callers put '-' where a player's password goes.
     """
-    from pbm.commands.context import Context
+    from pbm.context import Context
     from pbm.commands.dispatch import run_line
     from pbm.mail.delivery import deliver_pending
     from pbm.mail.receive import queue
@@ -61,10 +61,10 @@ def challenge(app: App, game: str, words: tuple[str, ...]) -> None:
 @pass_app
 def show(app: App, board: int, userid: str | None, upto: int | None) -> None:
     """Print a board: the public view, or a player's own view with --as."""
-    from pbm.commands.boardmail import board_text
-    from pbm.commands.boards import load_board, position
-    from pbm.commands.context import CommandError, Context
-    from pbm.commands.users import require_user
+    from pbm.views.boardmail import board_text
+    from pbm.boards.play import load_board, position
+    from pbm.context import CommandError, Context
+    from pbm.accounts.users import require_user
 
     factory = app.store(read_only=True)
     with factory() as session:
@@ -93,10 +93,10 @@ def games(app: App, userid: str | None, everything: bool) -> None:
     """List active boards of every game (or of one user)."""
     from sqlalchemy import select
 
-    from pbm.commands.boards import boards_of
-    from pbm.commands.context import CommandError, Context
-    from pbm.commands.listings import board_line
-    from pbm.commands.users import require_user
+    from pbm.boards.play import boards_of
+    from pbm.context import CommandError, Context
+    from pbm.views.listings import board_line
+    from pbm.accounts.users import require_user
     from pbm.db.models import Board
 
     factory = app.store(read_only=True)
@@ -125,7 +125,7 @@ def games(app: App, userid: str | None, everything: bool) -> None:
 def help_command(topic: str) -> None:
     """Print a help page: general, commands, or a game's rules."""
     from pbm.commands.accounts import help_topic
-    from pbm.commands.context import CommandError
+    from pbm.context import CommandError
 
     try:
         _subject, text = help_topic(topic.lower())
@@ -163,8 +163,8 @@ def users_list(app: App) -> None:
 @pass_app
 def users_add(app: App, userid: str, password: str, addresses: tuple[str, ...]) -> None:
     """Open an account (the player gets the welcome mail)."""
-    from pbm.commands.context import CommandError
-    from pbm.commands.users import check_addresses
+    from pbm.context import CommandError
+    from pbm.accounts.users import check_addresses
 
     try:
         first = check_addresses(list(addresses))[0]

@@ -122,7 +122,7 @@ def process(app: App, sender: str | None) -> None:
 @pass_app
 def run(app: App, sender: str, command_line: tuple[str, ...]) -> None:
     """Handle one command as if mailed from ADDRESS; print the replies instead of mailing."""
-    from pbm.commands.context import Context
+    from pbm.context import Context
     from pbm.commands.dispatch import run_line
 
     factory = app.store()

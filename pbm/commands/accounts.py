@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pbm.commands import boards
-from pbm.commands.boardmail import announce_decline, send_board
-from pbm.commands.boards import position
-from pbm.commands.context import CommandError, Context, Reply, shorten
+from pbm.boards import play as boards
+from pbm.views.boardmail import announce_decline, send_board
+from pbm.boards.play import position
+from pbm.context import CommandError, Context, Reply, shorten
 from pbm.commands.grammar import (
     ACCOUNT_COMMANDS,
     GAME_COMMANDS,
@@ -13,9 +13,9 @@ from pbm.commands.grammar import (
     Invocation,
     account_command,
 )
-from pbm.commands.listings import games_on_offer, send_listing
-from pbm.commands.passwords import hash_password
-from pbm.commands.users import (
+from pbm.views.listings import games_on_offer, send_listing
+from pbm.accounts.passwords import hash_password
+from pbm.accounts.users import (
     addresses_of,
     authenticate,
     check_addresses,

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pbm.commands import logins
-from pbm.commands.context import CommandError, Context, shorten
+from pbm.accounts import logins
+from pbm.context import CommandError, Context, shorten
 from pbm.commands.grammar import Invocation, parse
-from pbm.commands.users import find_user
+from pbm.accounts.users import find_user
 from pbm.games import registry
 from pbm.games.base import UserError
 

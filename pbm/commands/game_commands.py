@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 
-from pbm.commands import boards
-from pbm.commands.boardmail import announce_decline, board_text, send_board
-from pbm.commands.boards import Position, position
-from pbm.commands.context import CommandError, Context
+from pbm.boards import play as boards
+from pbm.views.boardmail import announce_decline, board_text, send_board
+from pbm.boards.play import Position, position
+from pbm.context import CommandError, Context
 from pbm.commands.grammar import Command, Invocation, game_command
-from pbm.commands.listings import send_listing
-from pbm.commands.users import authenticate, require_user, users_at
+from pbm.views.listings import send_listing
+from pbm.accounts.users import authenticate, require_user, users_at
 from pbm.db import rates
 from pbm.db.models import Board, User
 from pbm.games import registry

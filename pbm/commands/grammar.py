@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from pbm.commands.context import CommandError, Context, shorten
+from pbm.context import CommandError, Context, shorten
 from pbm.games import registry
 
 Handler = Callable[[Context, "Invocation"], None]

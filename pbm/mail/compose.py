@@ -7,7 +7,7 @@ import re
 from email.header import Header
 from email.utils import formataddr, formatdate, make_msgid
 
-from pbm.commands.context import Reply
+from pbm.context import Reply
 from pbm.config import ServerSettings
 from pbm.mail.inbound import InboundMail
 

@@ -17,10 +17,10 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbm.commands.context import Context, Reply
+from pbm.context import Context, Reply
 from pbm.commands.dispatch import run_lines
 from pbm.commands.grammar import is_command
-from pbm.commands.logins import verify_ahead
+from pbm.commands.credentials import verify_ahead
 from pbm.config import Config, LimitSettings
 from pbm.db import rates
 from pbm.db.models import InboundMessage, OutboxMail, utcnow

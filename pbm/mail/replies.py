@@ -7,7 +7,7 @@ same answer only once, and the whole is bounded in size.
 
 from __future__ import annotations
 
-from pbm.commands.context import Reply
+from pbm.context import Reply
 
 MAX_ANSWER_CHARS = 200_000
 MERGED_SUBJECT = "Replies to your commands"

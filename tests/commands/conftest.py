@@ -20,7 +20,7 @@ import pytest
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
-from pbm.commands.context import Context, Reply
+from pbm.context import Context, Reply
 from pbm.commands.dispatch import run_line
 from pbm.config import LimitSettings
 from pbm.db.migrate import upgrade

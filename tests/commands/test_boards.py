@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from pbm.commands import boardmail
+from pbm.views import boardmail
 from tests.commands.conftest import (
     ALICE,
     BOB,
@@ -472,7 +472,7 @@ def test_a_log_that_no_longer_replays_is_a_server_fault_not_a_player_error(playe
     """show #n replays the log; a move the rules now refuse must not be blamed on the player."""
     from sqlalchemy import text
 
-    from pbm.commands.boards import ReplayError
+    from pbm.boards.play import ReplayError
 
     run = players
     start_trou(run, moves=("1B2", "4C2"))

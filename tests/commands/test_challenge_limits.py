@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
-from pbm.commands.context import Context
+from pbm.context import Context
 from pbm.commands.dispatch import run_lines
 from pbm.config import LimitSettings
 from pbm.db.models import Board

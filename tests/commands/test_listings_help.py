@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbm.commands.context import CommandError, Context
+from pbm.context import CommandError, Context
 from pbm.commands.dispatch import run_lines
 from pbm.commands.grammar import ACCOUNT_COMMANDS, GAME_COMMANDS, Command, parse
 from pbm.db.models import User

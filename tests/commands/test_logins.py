@@ -8,11 +8,11 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from pbm.commands import passwords
-from pbm.commands.context import Context, Reply
+from pbm.accounts import passwords
+from pbm.context import Context, Reply
 from pbm.commands.dispatch import run_lines
-from pbm.commands.logins import verify_ahead
-from pbm.commands.passwords import token
+from pbm.commands.credentials import verify_ahead
+from pbm.accounts.passwords import token
 from pbm.config import LimitSettings
 from pbm.db.models import RateCounter, User, utcnow
 from tests.commands.conftest import (

@@ -47,9 +47,9 @@ from typing import Any, Callable, Iterator
 import pytest
 from sqlalchemy import event
 
-import pbm.commands.logins as logins_module
+import pbm.accounts.logins as logins_module
 from pbm.config import LimitSettings
-from pbm.commands.context import Reply
+from pbm.context import Reply
 from pbm.db.models import Address, User
 from pbm.games.outguess import GAME as OUTGUESS
 from pbm.games.outguess import SEATS as OUTGUESS_SEATS

@@ -20,7 +20,7 @@ from pbm.db.models import InboundMessage, OutboxMail
 from pbm.db.session import make_engine, session_factory
 from pbm.mail.receive import check_ahead, prepare, receive
 from pbm.mail.screen import Refusal
-from pbm.commands.context import Reply
+from pbm.context import Reply
 from pbm.mail.replies import MAX_ANSWER_CHARS, consolidate, merge
 
 ALICE, BOB = "alice@example.org", "bob@example.org"

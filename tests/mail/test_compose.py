@@ -10,7 +10,7 @@ from email.parser import BytesParser
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pbm.commands.context import Reply
+from pbm.context import Reply
 from pbm.config import ServerSettings
 from pbm.mail.compose import compose, subject_text
 from pbm.mail.inbound import InboundMail

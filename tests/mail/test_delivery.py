@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from pbm.commands.context import Reply
+from pbm.context import Reply
 from pbm.config import Config, DeliverySettings, ServerSettings
 from pbm.db.migrate import upgrade
 from pbm.db.models import OutboxMail, utcnow

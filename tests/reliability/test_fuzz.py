@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import event, select
 
-from pbm.commands.context import Context
+from pbm.context import Context
 from pbm.commands.dispatch import run_line
 from pbm.commands.grammar import CommandError, parse
 from pbm.config import load

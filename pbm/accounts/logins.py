@@ -1,22 +1,17 @@
-"""Password checks that resist guessing: made ahead of the writer, paused after repeated
-wrong passwords for an account or from an address, and the account's owner told."""
+"""Password checks that resist guessing: paused after repeated wrong passwords for an
+account or from an address, and the account's owner told."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
-
-from pbm.commands.context import CommandError, Context, Reply, shorten
-from pbm.commands.grammar import parse
-from pbm.commands.passwords import check_password, right_lately, token
-from pbm.config import LimitSettings
+from pbm.accounts.passwords import check_password
+from pbm.context import CommandError, Context, Reply, shorten
 from pbm.db import rates
 from pbm.db.models import User
 
 
-def _sender_key(sender: str) -> str:
+def sender_key(sender: str) -> str:
     return f"wrong-passwords-from:{sender}"
 
 
@@ -35,7 +30,7 @@ def check(ctx: Context, user: User, password: str) -> None:
             "without looking at the password. Send it again after that time."
         )
     if ctx.sender:
-        until = rates.reached(ctx.session, _sender_key(ctx.sender),
+        until = rates.reached(ctx.session, sender_key(ctx.sender),
                               limits.wrong_passwords_per_sender_per_hour, rates.HOUR, ctx.now)
         if until is not None:
             raise CommandError(
@@ -75,7 +70,7 @@ def record_failures(ctx: Context) -> None:
             if over == 1:  # a pause begins: once per run of wrong passwords
                 _tell_owner(ctx, user)
         if ctx.sender:
-            rates.count(ctx.session, _sender_key(ctx.sender), rates.HOUR, ctx.now)
+            rates.count(ctx.session, sender_key(ctx.sender), rates.HOUR, ctx.now)
     ctx.unrecorded_failures.clear()
 
 
@@ -95,44 +90,3 @@ def _tell_owner(ctx: Context, user: User) -> None:
     )
     to = tuple(address.address for address in user.addresses)
     ctx.replies.append(Reply(to, f"pbm: wrong passwords for {user.userid}", body, "notice"))
-
-
-def verify_ahead(session: Session, lines: list[str], limits: LimitSettings,
-                 sender: str, now: datetime) -> frozenset[bytes]:
-    """Check the passwords a mail's commands carry, before the writer takes the mail (argon2
-    costs tens of milliseconds a check). Returns the tokens of the wrong ones; the right ones
-    are remembered by the passwords module. Stops after as many wrong ones as a mail may
-    hold: the writer refuses the rest unread.
-
-    A userid+password that was right lately is not looked at again (most moves): then no
-    database read is made at all."""
-    pending: list[tuple[str, str]] = []
-    for line in lines:
-        try:
-            invocation = parse(line)
-        except CommandError:
-            continue
-        login = invocation.command.login
-        if login is None or len(invocation.args) <= max(login):
-            continue
-        pair = (invocation.args[login[0]].lower(), invocation.args[login[1]])
-        if pair not in pending and not right_lately(*pair):
-            pending.append(pair)
-    if not pending or (sender and rates.reached(
-            session, _sender_key(sender), limits.wrong_passwords_per_sender_per_hour,
-            rates.HOUR, now)):
-        return frozenset()
-    refuted: set[bytes] = set()
-    for userid, password in pending:
-        user = session.execute(
-            select(User.userid, User.password_hash, User.password_paused_until)
-            .where(User.userid == userid, User.active.is_(True))
-        ).first()
-        if user is None or (user.password_paused_until is not None
-                            and user.password_paused_until > now):
-            continue
-        if not check_password(user.userid, password, user.password_hash):
-            refuted.add(token(user.userid, password, user.password_hash))
-            if limits.wrong_passwords_per_mail and len(refuted) >= limits.wrong_passwords_per_mail:
-                break
-    return frozenset(refuted)

@@ -6,8 +6,8 @@ import re
 
 from sqlalchemy import select
 
-from pbm.commands import logins
-from pbm.commands.context import CommandError, Context, shorten
+from pbm.accounts import logins
+from pbm.context import CommandError, Context, shorten
 from pbm.db.models import Address, User
 from pbm.games import registry
 

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import object_session
 
-from pbm.commands.context import CommandError, Context, shorten
+from pbm.context import CommandError, Context, shorten
 from pbm.db.models import Board, Move, Seat, User
 from pbm.games import registry
 from pbm.games.base import Game, Outcome, UserError

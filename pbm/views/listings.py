@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from pbm.commands.boards import boards_of, position
-from pbm.commands.boardmail import turn_line
-from pbm.commands.context import Context
+from pbm.boards.play import boards_of, position
+from pbm.views.boardmail import turn_line
+from pbm.context import Context
 from pbm.db.models import Board, User
 from pbm.games import registry
 from pbm.games.base import Game

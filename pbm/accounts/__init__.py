@@ -1,0 +1,1 @@
+"""Player accounts: finding and checking users, password hashes, guessing throttled."""

@@ -1,0 +1,1 @@
+"""Boards in the store: their positions, playing on them, and choosing which to look at."""

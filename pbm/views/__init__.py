@@ -1,0 +1,1 @@
+"""What players read: board mails and listings, each seen from its reader's side."""
