@@ -62,7 +62,8 @@ def challenge(app: App, game: str, words: tuple[str, ...]) -> None:
 def show(app: App, board: int, userid: str | None, upto: int | None) -> None:
     """Print a board: the public view, or a player's own view with --as."""
     from pbm.views.boardmail import board_text
-    from pbm.boards.play import load_board, position
+    from pbm.boards.position import position
+    from pbm.boards.select import load_board
     from pbm.context import CommandError, Context
     from pbm.accounts.users import require_user
 
@@ -93,7 +94,7 @@ def games(app: App, userid: str | None, everything: bool) -> None:
     """List active boards of every game (or of one user)."""
     from sqlalchemy import select
 
-    from pbm.boards.play import boards_of
+    from pbm.boards.select import boards_of
     from pbm.context import CommandError, Context
     from pbm.views.listings import board_line
     from pbm.accounts.users import require_user

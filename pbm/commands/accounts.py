@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pbm.boards import play as boards
+from pbm.boards import play, select
 from pbm.views.boardmail import announce_decline, send_board
-from pbm.boards.play import position
+from pbm.boards.position import position
 from pbm.context import CommandError, Context, Reply, shorten
 from pbm.commands.grammar import (
     ACCOUNT_COMMANDS,
@@ -92,11 +92,11 @@ def do_signoff(ctx: Context, inv: Invocation) -> None:
     _need(inv, 2)
     user = authenticate(ctx, inv.args[0], inv.args[1])
     resigned = []
-    for board in boards.boards_of(ctx, user, None, "active"):
+    for board in select.boards_of(ctx, user, None, "active"):
         pos = position(board)
         seat = pos.seat_of(user)
         assert seat is not None
-        if boards.withdraw(ctx, pos, seat):
+        if play.withdraw(ctx, pos, seat):
             announce_decline(ctx, pos, user)
         else:
             send_board(ctx, pos)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from pbm.boards import play as boards
+from pbm.boards import play, select
 from pbm.views.boardmail import announce_decline, board_text, send_board
-from pbm.boards.play import Position, position
+from pbm.boards.position import Position, position, seat_of
 from pbm.context import CommandError, Context
 from pbm.commands.grammar import Command, Invocation, game_command
 from pbm.views.listings import send_listing
@@ -59,7 +59,7 @@ def do_challenge(ctx: Context, inv: Invocation) -> None:
         challenger = challengers[0].userid
     if not ctx.admin:
         _check_challenge_limits(ctx, [u for u in users if u not in challengers])
-    pos = boards.start_board(ctx, game, users, options, challenger)
+    pos = play.start_board(ctx, game, users, options, challenger)
     ctx.challenges += 1
     comment = (challenger, ctx.comment) if ctx.comment else None
     send_board(ctx, pos, new=True, comment=comment, spectators=(ctx.sender,))
@@ -103,14 +103,14 @@ def do_move(ctx: Context, inv: Invocation) -> None:
         text = text[: found.start()].strip()
     if not text:
         raise CommandError(f"No move given. Write: {' '.join(inv.words)} {inv.command.syntax}")
-    board = boards.load_board(ctx, number, inv.game)
+    board = select.load_board(ctx, number, inv.game)
     pos = position(board)
     user = authenticate_on(ctx, pos, userid, password)
     seat = _seat(pos, user)
     _check_turn(pos, seat)
-    boards.check_move_number(pos, guard, text)
+    play.check_move_number(pos, guard, text)
     try:
-        boards.play_move(ctx, pos, seat, text, ctx.comment)
+        play.play_move(ctx, pos, seat, text, ctx.comment)
     except UserError as err:
         raise CommandError(str(err), board_text=board_text(pos, seat)) from None
     _apply_queued_resignations(ctx, pos)
@@ -153,7 +153,7 @@ def _check_turn(pos: Position, seat: int) -> None:
 def _apply_queued_resignations(ctx: Context, pos: Position) -> None:
     for seat in sorted(pos.to_move()):
         if pos.board.seats[seat].resign_queued:
-            boards.resign(ctx, pos, seat)
+            play.resign(ctx, pos, seat)
             return
 
 
@@ -161,14 +161,14 @@ def _apply_queued_resignations(ctx: Context, pos: Position) -> None:
 def do_resign(ctx: Context, inv: Invocation) -> None:
     _need(inv, 3)
     number, userid, password = inv.args[:3]
-    board = boards.load_board(ctx, number, inv.game)
+    board = select.load_board(ctx, number, inv.game)
     pos = position(board)
     user = authenticate_on(ctx, pos, userid, password)
     seat = _seat(pos, user)
     if board.status != "active" or pos.outcome() is not None:
         raise CommandError(f"Board {board.id} is already over.", board_text=board_text(pos, seat))
-    if seat in pos.to_move() or not boards.has_moved(board, seat):
-        if boards.withdraw(ctx, pos, seat):
+    if seat in pos.to_move() or not play.has_moved(board, seat):
+        if play.withdraw(ctx, pos, seat):
             announce_decline(ctx, pos, user)
         else:
             send_board(ctx, pos)
@@ -217,11 +217,11 @@ def _select(ctx: Context, inv: Invocation, user: User | None,
             raise CommandError(f"One command may name at most {limit} boards; this one named "
                                f"{len(refs)}. Ask for the others in another command.")
         loaded = {(board.id, upto): (board, upto) for board, upto in
-                  ((boards.load_board(ctx, number, inv.game), upto) for number, upto in refs)}
+                  ((select.load_board(ctx, number, inv.game), upto) for number, upto in refs)}
         return list(loaded.values()), ""  # 101 and 0101 name one board
     if user is None:
         return [], ""
-    found = boards.boards_of(ctx, user, inv.game, which)
+    found = select.boards_of(ctx, user, inv.game, which)
     if limit and len(found) > limit:
         note = (f"{user.userid} has {len(found)} such boards; the first {limit} are shown. "
                 "Name the boards you want to see, for example: "
@@ -255,7 +255,7 @@ def do_showas(ctx: Context, inv: Invocation) -> None:
         ctx.answer(f"{title} showas", f"{user.userid} has no such {title} boards.\n")
     for board, upto in selected:
         # On a board the user does not play, showas gives the public view.
-        _send_view(ctx, board, upto, boards.seat_of(board, user))
+        _send_view(ctx, board, upto, seat_of(board, user))
     if note:
         ctx.answer(f"{title} showas", note)
 

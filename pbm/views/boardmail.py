@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from pbm.boards.play import Position, move_seen
+from pbm.boards.position import Position, move_seen
 from pbm.context import Context, Reply
 from pbm.accounts.users import addresses_of
 from pbm.db.models import User

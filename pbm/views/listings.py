@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from pbm.boards.play import boards_of, position
+from pbm.boards.position import position
+from pbm.boards.select import boards_of
 from pbm.views.boardmail import turn_line
 from pbm.context import Context
 from pbm.db.models import Board, User

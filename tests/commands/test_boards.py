@@ -472,7 +472,7 @@ def test_a_log_that_no_longer_replays_is_a_server_fault_not_a_player_error(playe
     """show #n replays the log; a move the rules now refuse must not be blamed on the player."""
     from sqlalchemy import text
 
-    from pbm.boards.play import ReplayError
+    from pbm.boards.position import ReplayError
 
     run = players
     start_trou(run, moves=("1B2", "4C2"))

@@ -1,0 +1,106 @@
+"""A board's position: its game state after some moves of its log, and what each viewer
+may see of its moves."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import object_session
+
+from pbm.db.models import Board, Move, User
+from pbm.games import registry
+from pbm.games.base import Game, Outcome, UserError
+
+
+class ReplayError(RuntimeError):
+    """A stored move log no longer replays under the current rules (a server fault)."""
+
+
+@dataclass
+class Position:
+    """A board's game, its state, and the outcome if the game is over."""
+
+    board: Board
+    game: Game
+    state: Any
+    upto: int  # how many moves of the log the state includes
+    _recent: dict[tuple[int | None, int], list[Move]] = field(default_factory=dict)
+
+    @property
+    def title(self) -> str:
+        return self.game.info.title
+
+    def userid(self, seat: int) -> str:
+        return self.board.seats[seat].user.userid
+
+    def seat_of(self, user: User) -> int | None:
+        return seat_of(self.board, user)
+
+    def outcome(self) -> Outcome | None:
+        """The outcome: the board's recorded one (resignations) or the rules' verdict."""
+        if self.upto == self.board.move_count and self.board.winners is not None:
+            return Outcome(frozenset(self.board.winners), self.board.result_reason or "")
+        return self.game.result(self.state)
+
+    def moves(self, last: int | None = None) -> list[Move]:
+        """The log up to this position, or its `last` few moves (read once per position)."""
+        key = (last, self.upto)
+        if key not in self._recent:
+            self._recent[key] = moves_of(self.board, last, self.upto)
+        return self._recent[key]
+
+    def to_move(self) -> frozenset[int]:
+        if self.outcome() is not None:
+            return frozenset()
+        if self.upto == self.board.move_count and self.board.status != "active":
+            return frozenset()
+        return self.game.to_move(self.state)
+
+
+def seat_of(board: Board, user: User) -> int | None:
+    """The seat `user` plays on `board`, or None for a spectator."""
+    return next((seat.position for seat in board.seats if seat.user_id == user.id), None)
+
+
+def position(board: Board, upto: int | None = None) -> Position:
+    """The board's state after `upto` moves (default all): snapshot, or replay of the log."""
+    game = registry.get(board.game)
+    if (upto is None or upto == board.move_count) and board.rules_version == game.info.rules_version:
+        return Position(board, game, game.decode(board.state), board.move_count)
+    upto = board.move_count if upto is None else upto
+    state = game.start(board.options, board.seed)
+    for move in moves_of(board, last=None, upto=upto):
+        try:
+            state = game.play(state, move.seat, game.parse(state, move.seat, move.notation))
+        except UserError as err:
+            # The log was accepted once; if it no longer replays, the fault is ours, not
+            # the player's: fail loudly so the mail waits for the operator.
+            raise ReplayError(f"board {board.id} move {move.number} ({move.notation!r}) "
+                              f"no longer replays: {err}") from err
+    if upto == board.move_count and board.winners is not None and game.result(state) is None:
+        # Ended by resignation: not in the move log, so apply it as finish() did.
+        state = game.conclude(state, Outcome(frozenset(board.winners), board.result_reason or ""))
+    return Position(board, game, state, upto)
+
+
+def moves_of(board: Board, last: int | None, upto: int) -> list[Move]:
+    """Moves 1..upto of the log, or only the `last` few of them."""
+    query = select(Move).where(Move.board_id == board.id, Move.number <= upto)
+    if last is not None:
+        query = query.where(Move.number > upto - last)
+    session = object_session(board)
+    assert session is not None
+    return list(session.scalars(query.order_by(Move.number)))
+
+
+def viewer_key(viewer: int | None) -> str:
+    return "none" if viewer is None else str(viewer)
+
+
+def move_seen(move: Move, viewer: int | None, revealed: bool) -> str:
+    """The move's text for this viewer: its notation unless hidden from them while running."""
+    if revealed or viewer == move.seat:
+        return move.notation
+    return move.shown.get(viewer_key(viewer), move.notation)
