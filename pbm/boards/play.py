@@ -9,7 +9,7 @@ from sqlalchemy.orm import object_session
 
 from pbm.boards.position import Position, viewer_key
 from pbm.context import CommandError, Context
-from pbm.db.models import Board, Move, Seat, User
+from pbm.db.models import Board, BoardStatus, Move, Seat, User
 from pbm.games.base import Game, Outcome
 
 FIRST_BOARD = 101
@@ -26,7 +26,7 @@ def start_board(ctx: Context, game: Game, users: list[User], options: dict[str, 
         rules_version=game.info.rules_version,
         options=options,
         seed=seed,
-        status="active",
+        status=BoardStatus.ACTIVE,
         state=game.encode(state),
         move_count=0,
         challenger=challenger,
@@ -73,7 +73,7 @@ def withdraw(ctx: Context, pos: Position, seat: int) -> bool:
 
     Returns True when the board was declined (and so removed)."""
     if not has_moved(pos.board, seat):
-        pos.board.status = "declined"
+        pos.board.status = BoardStatus.DECLINED
         pos.board.finished_at = ctx.now
         return True
     resign(ctx, pos, seat)
@@ -93,7 +93,7 @@ def finish(ctx: Context, pos: Position, outcome: Outcome) -> None:
     board = pos.board
     board.winners = sorted(outcome.winners)
     board.result_reason = outcome.reason
-    board.status = "finished"
+    board.status = BoardStatus.FINISHED
     board.finished_at = ctx.now
     for seat in board.seats:
         seat.resign_queued = False

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import object_session
 
-from pbm.db.models import Board, Move, User
+from pbm.db.models import Board, BoardStatus, Move, User
 from pbm.games import registry
 from pbm.games.base import Game, Outcome, UserError
 
@@ -54,7 +54,7 @@ class Position:
     def to_move(self) -> frozenset[int]:
         if self.outcome() is not None:
             return frozenset()
-        if self.upto == self.board.move_count and self.board.status != "active":
+        if self.upto == self.board.move_count and self.board.status != BoardStatus.ACTIVE:
             return frozenset()
         return self.game.to_move(self.state)
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from pbm.boards.position import position
 from pbm.context import CommandError, Context, shorten
-from pbm.db.models import Board, Seat, User
+from pbm.db.models import Board, BoardStatus, Seat, User
 from pbm.games import registry
 
 
@@ -19,7 +22,7 @@ def load_board(ctx: Context, number_text: str, game_name: str | None = None) -> 
     text = text.lstrip("0") or "0"
     # Numbers past what the database can store name no board either.
     board = ctx.session.get(Board, int(text)) if len(text) <= 9 else None
-    if board is None or board.status == "declined":
+    if board is None or board.status == BoardStatus.DECLINED:
         what = registry.get(game_name).info.title + " board" if game_name else "board"
         raise CommandError(f"There is no {what} {shorten(text)}.")
     if game_name and board.game != game_name:
@@ -31,19 +34,32 @@ def load_board(ctx: Context, number_text: str, game_name: str | None = None) -> 
     return board
 
 
-def boards_of(ctx: Context, user: User, game_name: str | None, which: str) -> list[Board]:
-    """A user's boards: active, inactive (finished), next (their turn) or all."""
-    query = select(Board).join(Seat).where(Seat.user_id == user.id, Board.status != "declined")
-    if game_name:
-        query = query.where(Board.game == game_name)
-    if which in ("active", "next"):
-        query = query.where(Board.status == "active")
-    elif which == "inactive":
-        query = query.where(Board.status == "finished")
-    boards = list(ctx.session.scalars(query.order_by(Board.id)).unique())
-    if which == "next":
-        boards = [b for b in boards if _is_turn_of(b, user)]
-    return boards
+class Which(StrEnum):
+    """Which of a player's boards (or a game's) a listing or `show` means."""
+
+    ACTIVE = "active"
+    INACTIVE = "inactive"  # finished
+    NEXT = "next"  # active, and the player's turn
+    ALL = "all"
+
+
+def boards(session: Session, *, game: str | None = None, user: User | None = None,
+           which: Which = Which.ACTIVE) -> list[Board]:
+    """Boards by number: of one game or all, of one player or everyone, `which` of them.
+    Declined boards are gone for everyone. The one place that filter is written."""
+    query = select(Board).where(Board.status != BoardStatus.DECLINED)
+    if user is not None:
+        query = query.join(Seat).where(Seat.user_id == user.id)
+    if game is not None:
+        query = query.where(Board.game == game)
+    if which in (Which.ACTIVE, Which.NEXT):
+        query = query.where(Board.status == BoardStatus.ACTIVE)
+    elif which is Which.INACTIVE:
+        query = query.where(Board.status == BoardStatus.FINISHED)
+    found = list(session.scalars(query.order_by(Board.id)).unique())
+    if which is Which.NEXT and user is not None:
+        found = [board for board in found if _is_turn_of(board, user)]
+    return found
 
 
 def _is_turn_of(board: Board, user: User) -> bool:

@@ -92,29 +92,21 @@ def show(app: App, board: int, userid: str | None, upto: int | None) -> None:
 @pass_app
 def games(app: App, userid: str | None, everything: bool) -> None:
     """List active boards of every game (or of one user)."""
-    from sqlalchemy import select
-
-    from pbm.boards.select import boards_of
+    from pbm.accounts.users import require_user
+    from pbm.boards.select import Which, boards
     from pbm.context import CommandError, Context
     from pbm.views.listings import board_line
-    from pbm.accounts.users import require_user
-    from pbm.db.models import Board
 
     factory = app.store(read_only=True)
     with factory() as session:
         ctx = Context(session, "", admin=True)
-        which = "all" if everything else "active"
-        if userid:
-            try:
-                found = boards_of(ctx, require_user(ctx, userid), None, which)
-            except CommandError as err:
-                click.echo(f"pbm: {err}", err=True)
-                sys.exit(1)
-        else:
-            query = select(Board).where(Board.status != "declined").order_by(Board.id)
-            if not everything:
-                query = query.where(Board.status == "active")
-            found = list(session.scalars(query))
+        which = Which.ALL if everything else Which.ACTIVE
+        try:
+            user = require_user(ctx, userid) if userid else None
+        except CommandError as err:
+            click.echo(f"pbm: {err}", err=True)
+            sys.exit(1)
+        found = boards(session, user=user, which=which)
         for board in found:
             click.echo(f"{board.game:<12}{board_line(board)}")
         if not found:

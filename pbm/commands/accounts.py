@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pbm.boards import play, select
+from pbm.boards.select import Which
 from pbm.views.boardmail import announce_decline, send_board
 from pbm.boards.position import position
 from pbm.context import CommandError, Context, Reply, shorten
@@ -92,7 +93,7 @@ def do_signoff(ctx: Context, inv: Invocation) -> None:
     _need(inv, 2)
     user = authenticate(ctx, inv.args[0], inv.args[1])
     resigned = []
-    for board in select.boards_of(ctx, user, None, "active"):
+    for board in select.boards(ctx.session, user=user):
         pos = position(board)
         seat = pos.seat_of(user)
         assert seat is not None
@@ -160,7 +161,7 @@ def do_list(ctx: Context, inv: Invocation) -> None:
         ctx.answer("List of games", games_on_offer())
         return
     for word in inv.args:
-        send_listing(ctx, registry.lookup(word), [], "active")
+        send_listing(ctx, registry.lookup(word), [], Which.ACTIVE)
 
 
 def do_multiple(ctx: Context, inv: Invocation) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from pbm.boards import play, select
+from pbm.boards.select import Which
 from pbm.views.boardmail import announce_decline, board_text, send_board
 from pbm.boards.position import Position, position, seat_of
 from pbm.context import CommandError, Context
@@ -12,12 +13,12 @@ from pbm.commands.grammar import Command, Invocation, game_command
 from pbm.views.listings import send_listing
 from pbm.accounts.users import authenticate, require_user, users_at
 from pbm.db import rates
-from pbm.db.models import Board, User
+from pbm.db.models import Board, BoardStatus, User
 from pbm.games import registry
 from pbm.games.base import Game, UserError
 
 GUARD = re.compile(r"#\s*(\d+)\s*$")
-SELECTORS = ("active", "inactive", "next", "all")
+SELECTORS = frozenset(Which)
 
 
 def _game(inv: Invocation) -> Game:
@@ -137,7 +138,7 @@ def _seat(pos: Position, user: User) -> int:
 
 
 def _check_turn(pos: Position, seat: int) -> None:
-    if pos.board.status != "active" or pos.outcome() is not None:
+    if pos.board.status != BoardStatus.ACTIVE or pos.outcome() is not None:
         raise CommandError(
             f"Board {pos.board.id} is over; no more moves can be made.",
             board_text=board_text(pos, seat),
@@ -165,7 +166,7 @@ def do_resign(ctx: Context, inv: Invocation) -> None:
     pos = position(board)
     user = authenticate_on(ctx, pos, userid, password)
     seat = _seat(pos, user)
-    if board.status != "active" or pos.outcome() is not None:
+    if board.status != BoardStatus.ACTIVE or pos.outcome() is not None:
         raise CommandError(f"Board {board.id} is already over.", board_text=board_text(pos, seat))
     if seat in pos.to_move() or not play.has_moved(board, seat):
         if play.withdraw(ctx, pos, seat):
@@ -204,11 +205,11 @@ def _select(ctx: Context, inv: Invocation, user: User | None,
     """Boards named by reference (101, 101#12), else `user`'s boards by selector; and a note
     when there were more than one command may show."""
     limit = ctx.limits.boards_per_command
-    which = "active"
+    which = Which.ACTIVE
     refs = []
     for word in words:
         if word.lower() in SELECTORS:
-            which = word.lower()
+            which = Which(word.lower())
         else:
             refs.append(_parse_board_ref(word))
     refs = list(dict.fromkeys(refs))  # a board named twice is shown once
@@ -221,7 +222,7 @@ def _select(ctx: Context, inv: Invocation, user: User | None,
         return list(loaded.values()), ""  # 101 and 0101 name one board
     if user is None:
         return [], ""
-    found = select.boards_of(ctx, user, inv.game, which)
+    found = select.boards(ctx.session, game=inv.game, user=user, which=which)
     if limit and len(found) > limit:
         note = (f"{user.userid} has {len(found)} such boards; the first {limit} are shown. "
                 "Name the boards you want to see, for example: "
@@ -263,11 +264,11 @@ def do_showas(ctx: Context, inv: Invocation) -> None:
 # ----- games --------------------------------------------------------------------------
 def do_games(ctx: Context, inv: Invocation) -> None:
     game = _game(inv)
-    which = "active"
+    which = Which.ACTIVE
     userids = []
     for word in inv.args:
         if word.lower() in SELECTORS:
-            which = word.lower()
+            which = Which(word.lower())
         else:
             userids.append(word)
     send_listing(ctx, game, [require_user(ctx, u, signed_off_too=True) for u in userids], which)

@@ -18,7 +18,15 @@ from sqlalchemy import (
     Text,
     false,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, WriteOnlyMapped, mapped_column, relationship
+from sqlalchemy.orm import (
+    DeclarativeBase,
+    Mapped,
+    WriteOnlyMapped,
+    mapped_column,
+    relationship,
+)
+
+from pbm.db.statuses import BoardStatus, InboundStatus, OutboxStatus, Status
 
 # Explicit constraint names keep Alembic migrations stable across databases.
 NAMING = {
@@ -84,7 +92,7 @@ class Board(Base):
     rules_version: Mapped[int] = mapped_column(Integer)
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     seed: Mapped[int] = mapped_column(Integer, default=0)
-    status: Mapped[str] = mapped_column(String(16), default="active")  # active|finished
+    status: Mapped[BoardStatus] = mapped_column(Status(BoardStatus), default=BoardStatus.ACTIVE)
     state: Mapped[Any] = mapped_column(JSON)
     move_count: Mapped[int] = mapped_column(Integer, default=0)
     # Set when the game is over: winning seats (empty = draw) and the reason in words.
@@ -157,7 +165,8 @@ class InboundMessage(Base):
     envelope_from: Mapped[str] = mapped_column(String(320), default="")
     raw: Mapped[bytes] = mapped_column(LargeBinary)
     received_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-    status: Mapped[str] = mapped_column(String(16), default="pending")  # done|failed|ignored
+    status: Mapped[InboundStatus] = mapped_column(Status(InboundStatus),
+                                                  default=InboundStatus.PENDING)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     processed_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
@@ -177,7 +186,8 @@ class OutboxMail(Base):
     subject: Mapped[str] = mapped_column(Text)
     raw: Mapped[bytes] = mapped_column(LargeBinary)  # the complete RFC 5322 message
     # pending -> sending (claimed by a courier) -> sent, or failed (for the operator)
-    status: Mapped[str] = mapped_column(String(16), default="pending")
+    status: Mapped[OutboxStatus] = mapped_column(Status(OutboxStatus),
+                                                 default=OutboxStatus.PENDING)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
@@ -207,6 +217,9 @@ class RateCounter(Base):
 
 __all__ = [
     "Address",
+    "BoardStatus",
+    "InboundStatus",
+    "OutboxStatus",
     "Base",
     "Board",
     "InboundMessage",

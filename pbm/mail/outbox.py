@@ -12,7 +12,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.config import DeliverySettings
-from pbm.db.models import OutboxMail
+from pbm.db.models import OutboxMail, OutboxStatus
 from pbm.db.session import session_factory
 
 log = logging.getLogger(__name__)
@@ -68,12 +68,12 @@ class Outbox:
         with self.reader() as session:
             due = session.scalar(
                 select(OutboxMail.id)
-                .where(OutboxMail.status == "pending", OutboxMail.next_attempt_at <= now)
+                .where(OutboxMail.status == OutboxStatus.PENDING, OutboxMail.next_attempt_at <= now)
                 .limit(1)
             ) is not None
             claims = [tuple(row) for row in session.execute(
                 select(OutboxMail.id, OutboxMail.claimed_by, OutboxMail.claimed_at)
-                .where(OutboxMail.status == "sending")
+                .where(OutboxMail.status == OutboxStatus.SENDING)
             )]
         return Look(due, claims)  # type: ignore[arg-type]
 
@@ -81,14 +81,14 @@ class Outbox:
         with self.reader() as session:
             return session.scalar(
                 select(func.count()).select_from(OutboxMail)
-                .where(OutboxMail.status.in_(("pending", "sending")))
+                .where(OutboxMail.status.in_((OutboxStatus.PENDING, OutboxStatus.SENDING)))
             ) or 0
 
     # ----- claiming -----------------------------------------------------------------
     def claim(self, now: datetime, limit: int, only: list[int] | None = None) -> list[Parcel]:
         """Take up to `limit` due mails (or the pending ones among `only`) for this courier,
         in one short write transaction: no other courier sends them now."""
-        chosen = select(OutboxMail.id).where(OutboxMail.status == "pending")
+        chosen = select(OutboxMail.id).where(OutboxMail.status == OutboxStatus.PENDING)
         if only is None:
             chosen = chosen.where(OutboxMail.next_attempt_at <= now)
         else:
@@ -98,8 +98,8 @@ class Outbox:
             update(OutboxMail)
             # status is checked again outside the subquery: on PostgreSQL a concurrent
             # claimer's row is re-checked against this after its lock is released.
-            .where(OutboxMail.id.in_(chosen), OutboxMail.status == "pending")
-            .values(status="sending", claimed_by=self.me, claimed_at=now)
+            .where(OutboxMail.id.in_(chosen), OutboxMail.status == OutboxStatus.PENDING)
+            .values(status=OutboxStatus.SENDING, claimed_by=self.me, claimed_at=now)
             .returning(OutboxMail.id, OutboxMail.recipient, OutboxMail.raw,
                        OutboxMail.attempts, OutboxMail.created_at, OutboxMail.maybe_sent)
             .execution_options(synchronize_session=False)
@@ -114,7 +114,7 @@ class Outbox:
             for chunk in _chunks([parcel.id for parcel in parcels]):
                 session.execute(
                     update(OutboxMail)
-                    .where(OutboxMail.id.in_(chunk), OutboxMail.status == "sending",
+                    .where(OutboxMail.id.in_(chunk), OutboxMail.status == OutboxStatus.SENDING,
                            OutboxMail.claimed_by == self.me)
                     .values(claimed_at=now).execution_options(synchronize_session=False)
                 )
@@ -134,8 +134,8 @@ class Outbox:
             for chunk in _chunks([ident for ident, _ in dead]):
                 session.execute(
                     update(OutboxMail)
-                    .where(OutboxMail.id.in_(chunk), OutboxMail.status == "sending")
-                    .values(status="pending", maybe_sent=True, claimed_by=None,
+                    .where(OutboxMail.id.in_(chunk), OutboxMail.status == OutboxStatus.SENDING)
+                    .values(status=OutboxStatus.PENDING, maybe_sent=True, claimed_by=None,
                             claimed_at=None)
                     .execution_options(synchronize_session=False)
                 )
@@ -148,7 +148,7 @@ class Outbox:
         """Every pending mail is due now (`pbm outbox flush`)."""
         with self.factory() as session, session.begin():
             return session.execute(
-                update(OutboxMail).where(OutboxMail.status == "pending",
+                update(OutboxMail).where(OutboxMail.status == OutboxStatus.PENDING,
                                          OutboxMail.next_attempt_at > now)
                 .values(next_attempt_at=now)
                 .execution_options(synchronize_session=False)
@@ -162,7 +162,7 @@ class Outbox:
             for chunk in _chunks(ids):
                 session.execute(
                     update(OutboxMail).where(OutboxMail.id.in_(chunk))
-                    .values(status="sent", sent_at=now, last_error=None,
+                    .values(status=OutboxStatus.SENT, sent_at=now, last_error=None,
                             attempts=OutboxMail.attempts + 1, claimed_by=None,
                             claimed_at=None)
                     .execution_options(synchronize_session=False)
@@ -180,14 +180,14 @@ class Outbox:
             return True
         delay = min(settings.retry_seconds * 2 ** min(parcel.attempts, 30),
                     settings.max_retry_seconds)
-        self._set(parcel.id, status="pending", last_error=error,
+        self._set(parcel.id, status=OutboxStatus.PENDING, last_error=error,
                   attempts=OutboxMail.attempts + 1,
                   next_attempt_at=now + timedelta(seconds=delay))
         return False
 
     def fail(self, parcel: Parcel, error: str) -> None:
         """This mail will not go out without the operator (`pbm outbox retry`)."""
-        self._set(parcel.id, status="failed", last_error=error,
+        self._set(parcel.id, status=OutboxStatus.FAILED, last_error=error,
                   attempts=OutboxMail.attempts + 1)
 
     def release(self, parcels: list[Parcel], error: str | None,
@@ -198,14 +198,14 @@ class Outbox:
         if not parcels:
             return
         ids = [parcel.id for parcel in parcels]
-        values: dict = {"status": "pending", "claimed_by": None, "claimed_at": None}
+        values: dict = {"status": OutboxStatus.PENDING, "claimed_by": None, "claimed_at": None}
         if error is not None:
             values["last_error"] = error
         with self.factory() as session, session.begin():
             for chunk in _chunks(ids):
                 session.execute(
                     update(OutboxMail)
-                    .where(OutboxMail.id.in_(chunk), OutboxMail.status == "sending")
+                    .where(OutboxMail.id.in_(chunk), OutboxMail.status == OutboxStatus.SENDING)
                     .values(**values).execution_options(synchronize_session=False)
                 )
             for chunk in _chunks(list(maybe_sent)):
@@ -222,7 +222,7 @@ class Outbox:
         with self.reader() as session:
             expired = [tuple(row) for row in session.execute(
                 select(OutboxMail.id, OutboxMail.recipient)
-                .where(OutboxMail.status == "pending", OutboxMail.created_at < cutoff)
+                .where(OutboxMail.status == OutboxStatus.PENDING, OutboxMail.created_at < cutoff)
             )]
         if not expired:
             return []
@@ -230,8 +230,8 @@ class Outbox:
             for chunk in _chunks([ident for ident, _ in expired]):
                 session.execute(
                     update(OutboxMail)
-                    .where(OutboxMail.id.in_(chunk), OutboxMail.status == "pending")
-                    .values(status="failed",
+                    .where(OutboxMail.id.in_(chunk), OutboxMail.status == OutboxStatus.PENDING)
+                    .values(status=OutboxStatus.FAILED,
                             last_error=f"{error} (undelivered after {days} days; gave up)")
                     .execution_options(synchronize_session=False)
                 )

@@ -23,7 +23,7 @@ from pbm.commands.grammar import is_command
 from pbm.commands.credentials import verify_ahead
 from pbm.config import Config, LimitSettings
 from pbm.db import rates
-from pbm.db.models import InboundMessage, OutboxMail, utcnow
+from pbm.db.models import InboundMessage, InboundStatus, OutboxMail, utcnow
 from pbm.mail import inbound as parsing
 from pbm.mail.compose import compose
 from pbm.mail.replies import consolidate
@@ -176,25 +176,25 @@ def handle(session: Session, config: Config, record: InboundMessage,
         try:
             prepared = prepare(record.raw, record.envelope_from, config.limits)
         except Refusal as refusal:
-            record.status, record.error = "rejected", str(refusal)
+            record.status, record.error = InboundStatus.REJECTED, str(refusal)
             return []
         except Exception:
-            record.status, record.error = "failed", traceback.format_exc()
+            record.status, record.error = InboundStatus.FAILED, traceback.format_exc()
             log.exception("cannot parse inbound mail %s", record.id)
             return []
     mail, found = prepared.mail, prepared.found
     if mail.auto or mail.sender == config.server.address.lower():
         # Never answer robots, nor ourselves: a reply to a reply is how mail loops start.
-        record.status = "ignored"
+        record.status = InboundStatus.IGNORED
         return []
     if _answers_us_without_command(mail, found, config):
-        record.status = "ignored"
+        record.status = InboundStatus.IGNORED
         return []
     allowance = rates.take(session, _sender_key(mail.sender),
                            config.limits.mails_per_sender_per_hour, rates.HOUR,
                            record.processed_at)
     if not allowance.allowed:
-        record.status = "throttled"
+        record.status = InboundStatus.THROTTLED
         if not allowance.first_refusal:
             return []
         notice = Reply((mail.sender,), "pbm: too many mails from you",
@@ -215,10 +215,10 @@ def handle(session: Session, config: Config, record: InboundMessage,
                            f"{config.limits.commands_per_mail} one mail may hold; they were not "
                            "read. Send them in another mail.\n")
             queued = queue(session, config, consolidate(ctx.replies), record, mail)
-        record.status = "done"
+        record.status = InboundStatus.DONE
         return queued
     except Exception:
-        record.status, record.error = "failed", traceback.format_exc()
+        record.status, record.error = InboundStatus.FAILED, traceback.format_exc()
         log.exception("inbound mail %s failed", record.id)
         # The Subject may hold a password, so the apology does not quote it.
         sorry = Reply((mail.sender,), "pbm: your mail is waiting for the operator", FAILED)

@@ -7,7 +7,7 @@ import textwrap
 from pbm.boards.position import Position, move_seen
 from pbm.context import Context, Reply
 from pbm.accounts.users import addresses_of
-from pbm.db.models import User
+from pbm.db.models import BoardStatus, User
 
 RECENT_ROWS = 10  # rows of the move list in ordinary mails; `show` prints them all
 COLUMN = 20
@@ -21,7 +21,7 @@ def turn_line(pos: Position) -> str:
             return "Game was a tie."
         names = " and ".join(pos.userid(seat) for seat in sorted(outcome.winners))
         return f"Game won by {names}."
-    if pos.board.status == "declined":
+    if pos.board.status == BoardStatus.DECLINED:
         return "This challenge was declined."
     seats = sorted(pos.to_move())
     if pos.upto == 0 and seats == [0]:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
 
 from pbm.boards.position import position
-from pbm.boards.select import boards_of
+from pbm.boards.select import Which, boards
 from pbm.views.boardmail import turn_line
 from pbm.context import Context
 from pbm.db.models import Board, User
@@ -21,22 +20,16 @@ def board_line(board: Board) -> str:
     return f"{board.id:>5}  {players}  {turn_line(pos)}"
 
 
-def list_boards(ctx: Context, game: Game, users: list[User], which: str) -> list[Board]:
-    if users:
-        seen: dict[int, Board] = {}
-        for user in users:
-            for board in boards_of(ctx, user, game.info.name, which):
-                seen[board.id] = board
-        return [seen[k] for k in sorted(seen)]
-    query = select(Board).where(Board.game == game.info.name, Board.status != "declined")
-    if which in ("active", "next"):
-        query = query.where(Board.status == "active")
-    elif which == "inactive":
-        query = query.where(Board.status == "finished")
-    return list(ctx.session.scalars(query.order_by(Board.id)))
+def list_boards(ctx: Context, game: Game, users: list[User], which: Which) -> list[Board]:
+    """The game's boards `which` of them, of the named players or of everyone."""
+    if not users:
+        return boards(ctx.session, game=game.info.name, which=which)
+    seen = {board.id: board for user in users
+            for board in boards(ctx.session, game=game.info.name, user=user, which=which)}
+    return [seen[number] for number in sorted(seen)]
 
 
-def send_listing(ctx: Context, game: Game, users: list[User], which: str) -> None:
+def send_listing(ctx: Context, game: Game, users: list[User], which: Which) -> None:
     title = game.info.title
     found = list_boards(ctx, game, users, which)
     whose = f" of {', '.join(u.userid for u in users)}" if users else ""
