@@ -190,6 +190,27 @@ def test_users_passwd_sets_a_new_password(board: Pbm):
     assert "Subject: Trou Board 101 bob" in played
 
 
+def test_users_passwd_refuses_a_password_with_a_space(board: Pbm):
+    """Once `users passwd alice "hunter22 extra"` set the password to hunter22 and exited 0:
+    the CLI built a command line for the mail parser, which split the words."""
+    result = board("users", "passwd", "alice", "hunter22 extra")
+    assert result.exit_code == 1
+    assert "A password is one word: no spaces in it." in result.stderr
+    for password in ("hunter22", "hunter22 extra"):
+        refused = board.ok("run", "--from", "alice@example.org",
+                           f"trou move 101 alice {password} 1B2")
+        assert "Wrong password" in refused
+    assert "Subject: Trou Board 101 bob" in board.ok(
+        "run", "--from", "alice@example.org", "trou move 101 alice secret 1B2")
+
+
+def test_users_add_refuses_a_password_with_a_space(pbm: Pbm):
+    result = pbm("users", "add", "dora", "two words", "dora@example.org")
+    assert result.exit_code == 1
+    assert "no spaces" in result.stderr
+    assert "dora" not in pbm.ok("users", "list")
+
+
 def test_users_passwd_of_an_unknown_user(pbm: Pbm):
     result = pbm("users", "passwd", "nobody", "n3wpass")
     assert result.exit_code == 1

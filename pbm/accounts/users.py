@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from pbm.accounts import logins
 from pbm.context import CommandError, Context, shorten
@@ -51,6 +52,11 @@ def authenticate(ctx: Context, userid: str, password: str,
         return user
     logins.check(ctx, user, password)
     return user
+
+
+def all_users(session: Session) -> list[User]:
+    """Every account, by userid (signed-off ones too)."""
+    return list(session.scalars(select(User).order_by(User.userid)))
 
 
 def users_at(ctx: Context, address: str) -> list[User]:

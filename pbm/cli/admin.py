@@ -1,39 +1,54 @@
-"""The operator's game tools: challenge, show, games, users and help."""
+"""The operator's game tools: challenge, show, games, users and help.
+
+Each calls the typed command functions the mail handlers call, with operator rights (no
+passwords asked); none of them builds a command line for the mail parser.
+"""
 
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Callable, Iterator
 
 import click
 
 from pbm.cli import App, main, pass_app
 
-
-def _run_as_operator(app: App, line: str, deliver: bool = True, answer_to: str = "") -> None:
-    """Run a command line with operator rights; mail the replies meant for players.
-
-    Answers (such as a welcome) go to `answer_to` when given, else they are printed.
-    Operator rights skip password checks, so callers put '-' where a player's password goes.
-    """
+if TYPE_CHECKING:
     from pbm.context import Context
-    from pbm.commands.dispatch import run_line
+
+
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """A refused command (a player's kind of error) is one line on stderr and exit 1."""
+    from pbm.games.base import UserError
+
+    try:
+        yield
+    except UserError as err:
+        click.echo(f"pbm: {err}", err=True)
+        sys.exit(1)
+
+
+def _as_operator(app: App, act: Callable[[Context], object], *, answer_to: str = "",
+                 deliver: bool = True) -> None:
+    """Run `act` with operator rights in one transaction; mail what it sends to players.
+
+    Answers (such as a welcome) go to `answer_to` when given, else they are printed."""
+    from pbm.context import Context
     from pbm.mail.delivery import deliver_pending
     from pbm.mail.receive import queue
 
     factory = app.store()
-    with factory() as session, session.begin():
-        ctx = Context(session, answer_to, admin=True)
-        run_line(ctx, line)
-        queued = queue(session, app.config, ctx.replies, None, None) if not ctx.failures else []
+    with factory() as session, session.begin(), _refusals():
+        ctx = Context(session, answer_to, admin=True, limits=app.config.limits)
+        act(ctx)
+        queued = queue(session, app.config, ctx.replies, None, None)
         session.flush()
         ids = [mail.id for mail in queued]
     for reply in ctx.replies:
-        if ctx.failures:
-            click.echo(reply.body.rstrip("\n"), err=True)
-        elif not reply.to:
+        if not reply.to:
             click.echo(reply.body.rstrip("\n"))
-    if ctx.failures:
-        sys.exit(1)
     sent = failed = 0
     if deliver and ids:
         sent, failed = deliver_pending(factory, app.config, only=ids)
@@ -42,7 +57,7 @@ def _run_as_operator(app: App, line: str, deliver: bool = True, answer_to: str =
             click.echo(f"Queued '{reply.subject}' for {', '.join(reply.to)}")
     if ids:
         click.echo(f"{sent} mail(s) delivered now, {len(ids) - sent} left in the outbox"
-                   + (f" ({failed} delivery attempt(s) failed; see `pbm outbox`)" if failed else ""))
+                   + (f" ({failed} not delivered yet; see `pbm outbox`)" if failed else ""))
 
 
 @main.command()
@@ -51,7 +66,12 @@ def _run_as_operator(app: App, line: str, deliver: bool = True, answer_to: str =
 @pass_app
 def challenge(app: App, game: str, words: tuple[str, ...]) -> None:
     """Start a board of GAME between the users (options like -size=19 anywhere)."""
-    _run_as_operator(app, " ".join([game, "challenge", *words]))
+    from pbm.commands.game_commands import challenge as start
+    from pbm.games import registry
+
+    userids = [word for word in words if not word.startswith("-")]
+    options = [word for word in words if word.startswith("-")]
+    _as_operator(app, lambda ctx: start(ctx, registry.lookup(game), userids, options))
 
 
 @main.command(context_settings={"ignore_unknown_options": True})
@@ -61,29 +81,12 @@ def challenge(app: App, game: str, words: tuple[str, ...]) -> None:
 @pass_app
 def show(app: App, board: int, userid: str | None, upto: int | None) -> None:
     """Print a board: the public view, or a player's own view with --as."""
-    from pbm.views.boardmail import board_text
-    from pbm.boards.position import position
-    from pbm.boards.select import load_board
-    from pbm.context import CommandError, Context
-    from pbm.accounts.users import require_user
+    from pbm.commands.game_commands import view_as
+    from pbm.context import Context
 
-    factory = app.store(read_only=True)
-    with factory() as session:
-        ctx = Context(session, "", admin=True)
-        try:
-            record = load_board(ctx, str(board))
-            if upto is not None and not 0 <= upto <= record.move_count:
-                raise CommandError(f"Board {board} has {record.move_count} moves.")
-            pos = position(record, upto)
-            viewer = None
-            if userid:
-                viewer = pos.seat_of(require_user(ctx, userid))
-                if viewer is None:
-                    raise CommandError(f"{userid} does not play on board {board}.")
-        except CommandError as err:
-            click.echo(f"pbm: {err}", err=True)
-            sys.exit(1)
-        click.echo(board_text(pos, viewer, full_list=True).rstrip("\n"))
+    with app.store(read_only=True)() as session, _refusals():
+        text = view_as(Context(session, "", admin=True), board, upto, userid)
+    click.echo(text.rstrip("\n"))
 
 
 @main.command()
@@ -94,19 +97,13 @@ def games(app: App, userid: str | None, everything: bool) -> None:
     """List active boards of every game (or of one user)."""
     from pbm.accounts.users import require_user
     from pbm.boards.select import Which, boards
-    from pbm.context import CommandError, Context
+    from pbm.context import Context
     from pbm.views.listings import board_line
 
-    factory = app.store(read_only=True)
-    with factory() as session:
-        ctx = Context(session, "", admin=True)
-        which = Which.ALL if everything else Which.ACTIVE
-        try:
-            user = require_user(ctx, userid) if userid else None
-        except CommandError as err:
-            click.echo(f"pbm: {err}", err=True)
-            sys.exit(1)
-        found = boards(session, user=user, which=which)
+    with app.store(read_only=True)() as session:
+        with _refusals():
+            user = require_user(Context(session, "", admin=True), userid) if userid else None
+        found = boards(session, user=user, which=Which.ALL if everything else Which.ACTIVE)
         for board in found:
             click.echo(f"{board.game:<12}{board_line(board)}")
         if not found:
@@ -118,13 +115,9 @@ def games(app: App, userid: str | None, everything: bool) -> None:
 def help_command(topic: str) -> None:
     """Print a help page: general, commands, or a game's rules."""
     from pbm.commands.accounts import help_topic
-    from pbm.context import CommandError
 
-    try:
+    with _refusals():
         _subject, text = help_topic(topic.lower())
-    except CommandError as err:
-        click.echo(f"pbm: {err}", err=True)
-        sys.exit(1)
     click.echo(text.rstrip("\n"))
 
 
@@ -137,13 +130,10 @@ def users() -> None:
 @pass_app
 def users_list(app: App) -> None:
     """Every account with its addresses."""
-    from sqlalchemy import select
+    from pbm.accounts.users import all_users
 
-    from pbm.db.models import User
-
-    factory = app.store(read_only=True)
-    with factory() as session:
-        for user in session.scalars(select(User).order_by(User.userid)):
+    with app.store(read_only=True)() as session:
+        for user in all_users(session):
             state = "" if user.active else "  (signed off)"
             addresses = ", ".join(a.address for a in user.addresses)
             click.echo(f"{user.userid:<17}{addresses}{state}")
@@ -156,15 +146,12 @@ def users_list(app: App) -> None:
 @pass_app
 def users_add(app: App, userid: str, password: str, addresses: tuple[str, ...]) -> None:
     """Open an account (the player gets the welcome mail)."""
-    from pbm.context import CommandError
     from pbm.accounts.users import check_addresses
+    from pbm.commands.accounts import signup
 
-    try:
-        first = check_addresses(list(addresses))[0]
-    except CommandError as err:
-        click.echo(f"pbm: {err}", err=True)
-        sys.exit(1)
-    _run_as_operator(app, " ".join(["signup", userid, password, *addresses]), answer_to=first)
+    with _refusals():
+        chosen = check_addresses(list(addresses))
+    _as_operator(app, lambda ctx: signup(ctx, userid, password, chosen), answer_to=chosen[0])
 
 
 @users.command(name="passwd")
@@ -173,7 +160,9 @@ def users_add(app: App, userid: str, password: str, addresses: tuple[str, ...]) 
 @pass_app
 def users_passwd(app: App, userid: str, password: str) -> None:
     """Set a new password for a player who forgot theirs."""
-    _run_as_operator(app, f"change password {userid} - {password}", deliver=False)
+    from pbm.commands.accounts import change_password
+
+    _as_operator(app, lambda ctx: change_password(ctx, userid, None, password), deliver=False)
 
 
 @users.command(name="remove")
@@ -181,4 +170,6 @@ def users_passwd(app: App, userid: str, password: str) -> None:
 @pass_app
 def users_remove(app: App, userid: str) -> None:
     """Sign a player off: their active games are resigned, history kept."""
-    _run_as_operator(app, f"signoff {userid} -")
+    from pbm.commands.accounts import signoff
+
+    _as_operator(app, lambda ctx: signoff(ctx, userid, None))

@@ -2,19 +2,8 @@
 
 from __future__ import annotations
 
-from pbm.boards import play, select
-from pbm.boards.select import Which
-from pbm.views.boardmail import announce_decline, send_board
-from pbm.boards.position import position
-from pbm.context import CommandError, Context, Reply, shorten
-from pbm.commands.grammar import (
-    ACCOUNT_COMMANDS,
-    GAME_COMMANDS,
-    Command,
-    Invocation,
-    account_command,
-)
-from pbm.views.listings import games_on_offer, send_listing
+from typing import Sequence
+
 from pbm.accounts.passwords import hash_password
 from pbm.accounts.users import (
     addresses_of,
@@ -23,22 +12,33 @@ from pbm.accounts.users import (
     check_userid,
     find_user,
 )
+from pbm.boards import play
+from pbm.boards.position import position
+from pbm.boards.select import Which, boards
+from pbm.commands.grammar import (
+    ACCOUNT_COMMANDS,
+    GAME_COMMANDS,
+    Command,
+    Invocation,
+    account_command,
+)
+from pbm.context import CommandError, Context, Reply, shorten
 from pbm.db.models import Address, User
 from pbm.games import registry
 from pbm.help import NoSuchPage, load_page
-
-
-def _need(inv: Invocation, count: int) -> None:
-    if len(inv.args) < count:
-        raise CommandError(f"Too few words. Write: {' '.join(inv.words)} {inv.command.syntax}")
+from pbm.views.boardmail import announce_decline, send_board
+from pbm.views.listings import games_on_offer, send_listing
 
 
 def _check_password_word(password: str) -> None:
     if len(password) < 4:
         raise CommandError("A password needs at least 4 characters.")
+    if len(password.split()) != 1 or password != password.strip():
+        # By mail words are split at spaces, so such a password could never be typed.
+        raise CommandError("A password is one word: no spaces in it.")
 
 
-def _addresses(ctx: Context, words: tuple[str, ...]) -> list[str]:
+def _addresses(ctx: Context, words: Sequence[str]) -> list[str]:
     addresses = check_addresses(list(words)) if words else []
     if not addresses:
         if not ctx.sender:
@@ -47,53 +47,57 @@ def _addresses(ctx: Context, words: tuple[str, ...]) -> list[str]:
     return addresses
 
 
-def do_signup(ctx: Context, inv: Invocation) -> None:
-    _need(inv, 2)
-    userid = check_userid(inv.args[0])
-    password = inv.args[1]
+# ----- the typed commands: the mail handlers below and the operator's CLI call these -----
+def signup(ctx: Context, userid: str, password: str, addresses: Sequence[str] = ()) -> User:
+    """A new account; board mails go to `addresses` (default: the sender's)."""
+    userid = check_userid(userid)
     _check_password_word(password)
     if find_user(ctx, userid) is not None:
         raise CommandError(f"The userid '{userid}' is taken; choose another.")
-    addresses = _addresses(ctx, inv.args[2:])
+    chosen = _addresses(ctx, addresses)
     user = User(userid=userid, password_hash=hash_password(password), created_at=ctx.now)
-    user.addresses = [Address(position=i, address=a) for i, a in enumerate(addresses)]
+    user.addresses = [Address(position=i, address=a) for i, a in enumerate(chosen)]
     ctx.session.add(user)
     ctx.session.flush()
     ctx.answer(
         f"Welcome to pbm, {userid}",
         f"Welcome, {userid}! Your account is ready.\n\n"
-        f"Board mails for {userid} go to: {', '.join(addresses)}\n"
+        f"Board mails for {userid} go to: {', '.join(chosen)}\n"
         "Keep your password: every move needs it. (It is stored only as a salted hash.)\n\n"
         "To start a game, mail for example:  trou challenge "
         f"{userid} otherplayer\n"
         "Send 'help' for an overview, 'list' for the games on offer.\n",
     )
+    return user
 
 
-def do_change_password(ctx: Context, inv: Invocation) -> None:
-    _need(inv, 3)
-    user = authenticate(ctx, inv.args[0], inv.args[1])
-    _check_password_word(inv.args[2])
-    user.password_hash = hash_password(inv.args[2])
+def change_password(ctx: Context, userid: str, old: str | None, new: str) -> User:
+    """A new password (the operator needs no `old`)."""
+    user = authenticate(ctx, userid, old or "")
+    _check_password_word(new)
+    user.password_hash = hash_password(new)
     ctx.answer("Password changed", f"The password of {user.userid} has been changed.\n")
+    return user
 
 
-def do_change_address(ctx: Context, inv: Invocation) -> None:
-    _need(inv, 2)
-    user = authenticate(ctx, inv.args[0], inv.args[1])
-    addresses = _addresses(ctx, inv.args[2:])
+def change_address(ctx: Context, userid: str, password: str | None,
+                   addresses: Sequence[str] = ()) -> User:
+    """Where the user's board mails go from now on (default: the sender's address)."""
+    user = authenticate(ctx, userid, password or "")
+    chosen = _addresses(ctx, addresses)
     user.addresses.clear()
     ctx.session.flush()
-    user.addresses.extend(Address(position=i, address=a) for i, a in enumerate(addresses))
+    user.addresses.extend(Address(position=i, address=a) for i, a in enumerate(chosen))
     ctx.answer("Address changed",
-               f"Board mails for {user.userid} now go to: {', '.join(addresses)}\n")
+               f"Board mails for {user.userid} now go to: {', '.join(chosen)}\n")
+    return user
 
 
-def do_signoff(ctx: Context, inv: Invocation) -> None:
-    _need(inv, 2)
-    user = authenticate(ctx, inv.args[0], inv.args[1])
+def signoff(ctx: Context, userid: str, password: str | None) -> User:
+    """Close an account: its active boards are resigned (declined before a first move)."""
+    user = authenticate(ctx, userid, password or "")
     resigned = []
-    for board in select.boards(ctx.session, user=user):
+    for board in boards(ctx.session, user=user):
         pos = position(board)
         seat = pos.seat_of(user)
         assert seat is not None
@@ -112,6 +116,24 @@ def do_signoff(ctx: Context, inv: Invocation) -> None:
     ctx.answer("Signed off", "\n".join(farewell) + "\n")
     if ctx.sender and ctx.sender not in to:
         ctx.replies.append(Reply(to, "Signed off", "\n".join(farewell) + "\n"))
+    return user
+
+
+# ----- mail handlers: words to typed arguments --------------------------------------------
+def do_signup(ctx: Context, inv: Invocation) -> None:
+    signup(ctx, inv.args[0], inv.args[1], inv.args[2:])
+
+
+def do_change_password(ctx: Context, inv: Invocation) -> None:
+    change_password(ctx, *inv.args)
+
+
+def do_change_address(ctx: Context, inv: Invocation) -> None:
+    change_address(ctx, inv.args[0], inv.args[1], inv.args[2:])
+
+
+def do_signoff(ctx: Context, inv: Invocation) -> None:
+    signoff(ctx, *inv.args)
 
 
 def do_help(ctx: Context, inv: Invocation) -> None:
@@ -171,19 +193,19 @@ def do_multiple(ctx: Context, inv: Invocation) -> None:
 
 
 account_command(Command("help", "[topic]", "General help; 'help commands' lists every "
-                        "command; 'help <game>' gives the rules of a game.", do_help))
+                        "command; 'help <game>' gives the rules of a game.", do_help, most=1))
 account_command(Command("signup", "userid password [address ...]",
                         "Open an account. Board mails go to the addresses given, or to "
-                        "the address you write from.", do_signup, secret_args=(1,)))
+                        "the address you write from.", do_signup, least=2, secret_args=(1,)))
 account_command(Command("change password", "userid oldpassword newpassword",
-                        "Change your password.", do_change_password, secret_args=(1, 2),
-                        login=(0, 1)))
+                        "Change your password.", do_change_password, least=3, most=3,
+                        secret_args=(1, 2), login=(0, 1)))
 account_command(Command("change address", "userid password [address ...]",
-                        "Change where your board mails go.", do_change_address,
+                        "Change where your board mails go.", do_change_address, least=2,
                         secret_args=(1,), login=(0, 1)))
 account_command(Command("signoff", "userid password",
                         "Close your account: your active games are resigned, their history "
-                        "is kept.", do_signoff, secret_args=(1,),
+                        "is kept.", do_signoff, least=2, most=2, secret_args=(1,),
                         login=(0, 1)))
 account_command(Command("list", "[game ...]", "The games on offer, or the active boards "
                         "of the named games.", do_list))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pbm.accounts import logins
 from pbm.context import CommandError, Context, shorten
-from pbm.commands.grammar import Invocation, parse
+from pbm.commands.grammar import Invocation, parse, usage
 from pbm.accounts.users import find_user
 from pbm.games import registry
 from pbm.games.base import UserError
@@ -30,6 +30,7 @@ def run_line(ctx: Context, line: str) -> None:
     replies_before = len(ctx.replies)
     try:
         with ctx.session.begin_nested():
+            _check_words(invocation)
             invocation.command.handler(ctx, invocation)
     except UserError as err:
         del ctx.replies[replies_before:]
@@ -39,16 +40,30 @@ def run_line(ctx: Context, line: str) -> None:
         logins.record_failures(ctx)
 
 
+def _check_words(invocation: Invocation) -> None:
+    """Too few words or too many: a command is refused rather than guessed at (an extra
+    word could be a password with a space in it, taken as two)."""
+    command, count = invocation.command, len(invocation.args)
+    if count < command.least:
+        raise CommandError(f"Too few words. Write: {usage(invocation)}")
+    if command.most is not None and count > command.most:
+        takes = "no words" if command.most == 0 else \
+            f"{command.most} word{'s' if command.most > 1 else ''}"
+        raise CommandError(f"Too many words: '{' '.join(invocation.words)}' takes {takes} "
+                           f"after it. Write: {usage(invocation)}")
+
+
 def _error_subject(invocation: Invocation) -> str:
     if invocation.game is None:
         return "pbm error"
     title = registry.get(invocation.game).info.title
-    number = invocation.args[0].split("#")[0] if invocation.args else ""
-    # Only a plausible board number goes into the Subject: it is a header, and the word
-    # comes from the mail (a 100 KB run of digits is a word too).
-    if number.isascii() and number.isdigit() and len(number) <= 9 \
-            and invocation.command.name in ("move", "resign"):
-        return f"{title} Board {number} Error"
+    where = invocation.command.board_arg
+    if where is not None and where < len(invocation.args):
+        number = invocation.args[where].split("#")[0]
+        # Only a plausible board number goes into the Subject: it is a header, and the
+        # word comes from the mail (a 100 KB run of digits is a word too).
+        if number.isascii() and number.isdigit() and len(number) <= 9:
+            return f"{title} Board {number} Error"
     return f"{title} error"
 
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 from pbm.boards import play, select
 from pbm.boards.select import Which
 from pbm.views.boardmail import announce_decline, board_text, send_board
 from pbm.boards.position import Position, position, seat_of
 from pbm.context import CommandError, Context
-from pbm.commands.grammar import Command, Invocation, game_command
+from pbm.commands.grammar import Command, Invocation, game_command, usage
 from pbm.views.listings import send_listing
 from pbm.accounts.users import authenticate, require_user, users_at
 from pbm.db import rates
@@ -26,11 +27,6 @@ def _game(inv: Invocation) -> Game:
     return registry.get(inv.game)
 
 
-def _need(inv: Invocation, count: int) -> None:
-    if len(inv.args) < count:
-        raise CommandError(f"Too few words. Write: {' '.join(inv.words)} {inv.command.syntax}")
-
-
 # ----- help ---------------------------------------------------------------------------
 def do_help(ctx: Context, inv: Invocation) -> None:
     game = _game(inv)
@@ -38,16 +34,16 @@ def do_help(ctx: Context, inv: Invocation) -> None:
 
 
 # ----- challenge ----------------------------------------------------------------------
-def do_challenge(ctx: Context, inv: Invocation) -> None:
-    game = _game(inv)
+def challenge(ctx: Context, game: Game, userids: Sequence[str],
+              option_words: Sequence[str] = ()) -> Position:
+    """A new board of `game` between the users, the first in the first seat; every player
+    (and a challenger who does not play) is mailed the board."""
     info = game.info
-    option_words = [a for a in inv.args if a.startswith("-")]
-    userids = [a for a in inv.args if not a.startswith("-")]
     if len(userids) != info.players:
         seats = " ".join(f"userid{i + 1}" for i in range(info.players))
         raise CommandError(
             f"{info.title} is played by {info.players} players. "
-            f"Write: {inv.game} challenge {seats} (the first takes the {info.seats[0]} "
+            f"Write: {info.name} challenge {seats} (the first takes the {info.seats[0]} "
             "seat and moves first)."
         )
     users = [require_user(ctx, userid) for userid in userids]
@@ -64,6 +60,12 @@ def do_challenge(ctx: Context, inv: Invocation) -> None:
     ctx.challenges += 1
     comment = (challenger, ctx.comment) if ctx.comment else None
     send_board(ctx, pos, new=True, comment=comment, spectators=(ctx.sender,))
+    return pos
+
+
+def do_challenge(ctx: Context, inv: Invocation) -> None:
+    challenge(ctx, _game(inv), [a for a in inv.args if not a.startswith("-")],
+              [a for a in inv.args if a.startswith("-")])
 
 
 def _check_challenge_limits(ctx: Context, others: list[User]) -> None:
@@ -93,18 +95,11 @@ def _check_challenge_limits(ctx: Context, others: list[User]) -> None:
 
 
 # ----- move ---------------------------------------------------------------------------
-def do_move(ctx: Context, inv: Invocation) -> None:
-    _need(inv, 4)
-    number, userid, password = inv.args[:3]
-    text = " ".join(inv.args[3:])
-    guard = None
-    found = GUARD.search(text)
-    if found:
-        guard = int(found.group(1))
-        text = text[: found.start()].strip()
-    if not text:
-        raise CommandError(f"No move given. Write: {' '.join(inv.words)} {inv.command.syntax}")
-    board = select.load_board(ctx, number, inv.game)
+def move(ctx: Context, game: Game, number: str, userid: str, password: str, text: str,
+         guard: int | None = None) -> Position:
+    """Play `text` for the user on the board; refused unless it would be move `guard`
+    (when given). Every player is mailed the new board."""
+    board = select.load_board(ctx, number, game.info.name)
     pos = position(board)
     user = authenticate_on(ctx, pos, userid, password)
     seat = _seat(pos, user)
@@ -117,6 +112,20 @@ def do_move(ctx: Context, inv: Invocation) -> None:
     _apply_queued_resignations(ctx, pos)
     comment = (user.userid, ctx.comment) if ctx.comment else None
     send_board(ctx, pos, comment=comment)
+    return pos
+
+
+def do_move(ctx: Context, inv: Invocation) -> None:
+    number, userid, password = inv.args[:3]
+    text = " ".join(inv.args[3:])
+    guard = None
+    found = GUARD.search(text)
+    if found:
+        guard = int(found.group(1))
+        text = text[: found.start()].strip()
+    if not text:
+        raise CommandError(f"No move given. Write: {usage(inv)}")
+    move(ctx, _game(inv), number, userid, password, text, guard)
 
 
 def authenticate_on(ctx: Context, pos: Position, userid: str, password: str) -> User:
@@ -159,10 +168,10 @@ def _apply_queued_resignations(ctx: Context, pos: Position) -> None:
 
 
 # ----- resign -------------------------------------------------------------------------
-def do_resign(ctx: Context, inv: Invocation) -> None:
-    _need(inv, 3)
-    number, userid, password = inv.args[:3]
-    board = select.load_board(ctx, number, inv.game)
+def resign(ctx: Context, game: Game, number: str, userid: str, password: str) -> None:
+    """Resign the board; out of turn it is queued (toggled) for the player's next turn, and
+    before their first move it declines the challenge and removes the board."""
+    board = select.load_board(ctx, number, game.info.name)
     pos = position(board)
     user = authenticate_on(ctx, pos, userid, password)
     seat = _seat(pos, user)
@@ -184,6 +193,10 @@ def do_resign(ctx: Context, inv: Invocation) -> None:
     ctx.answer(f"{pos.title} Board {board.id}", message + "\n")
 
 
+def do_resign(ctx: Context, inv: Invocation) -> None:
+    resign(ctx, _game(inv), *inv.args)
+
+
 # ----- show / showas --------------------------------------------------------------------
 def _parse_board_ref(ref: str) -> tuple[str, int | None]:
     number, _, upto = ref.partition("#")
@@ -192,12 +205,30 @@ def _parse_board_ref(ref: str) -> tuple[str, int | None]:
     return number, int(upto) if upto else None
 
 
-def _send_view(ctx: Context, board: Board, upto: int | None, viewer: int | None) -> None:
+def view(board: Board, upto: int | None = None, viewer: int | None = None) -> str:
+    """The board as `viewer` (a seat, or None for the public) sees it, after move `upto`
+    (default: now), with the whole move list."""
     if upto is not None and not 0 <= upto <= board.move_count:
         raise CommandError(f"Board {board.id} has {board.move_count} moves; there is no move "
                            f"#{upto} to show.")
-    pos = position(board, upto)
-    ctx.answer(f"{pos.title} Board {board.id}", board_text(pos, viewer, full_list=True))
+    return board_text(position(board, upto), viewer, full_list=True)
+
+
+def view_as(ctx: Context, number: int, upto: int | None = None,
+            userid: str | None = None) -> str:
+    """Board `number` as the public, or as player `userid`, sees it (the operator's view)."""
+    board = select.load_board(ctx, str(number))
+    viewer = None
+    if userid:
+        viewer = seat_of(board, require_user(ctx, userid, signed_off_too=True))
+        if viewer is None:
+            raise CommandError(f"{userid} does not play on board {number}.")
+    return view(board, upto, viewer)
+
+
+def _send_view(ctx: Context, board: Board, upto: int | None, viewer: int | None) -> None:
+    ctx.answer(f"{registry.get(board.game).info.title} Board {board.id}",
+               view(board, upto, viewer))
 
 
 def _select(ctx: Context, inv: Invocation, user: User | None,
@@ -232,7 +263,6 @@ def _select(ctx: Context, inv: Invocation, user: User | None,
 
 
 def do_show(ctx: Context, inv: Invocation) -> None:
-    _need(inv, 1)
     user = None
     words = list(inv.args)
     if not words[0].split("#")[0].isdigit():
@@ -248,7 +278,6 @@ def do_show(ctx: Context, inv: Invocation) -> None:
 
 
 def do_showas(ctx: Context, inv: Invocation) -> None:
-    _need(inv, 2)
     user = authenticate(ctx, inv.args[0], inv.args[1])
     selected, note = _select(ctx, inv, user, list(inv.args[2:]))
     title = _game(inv).info.title
@@ -275,7 +304,7 @@ def do_games(ctx: Context, inv: Invocation) -> None:
 
 
 HELP = game_command(Command("help", "", "The rules of the game and how to write its moves.",
-                            do_help))
+                            do_help, most=0))
 CHALLENGE = game_command(Command(
     "challenge", "[-option=value ...] userid1 userid2",
     "Start a new board between the players (no password needed; userid1 moves first).",
@@ -283,14 +312,15 @@ CHALLENGE = game_command(Command(
 MOVE = game_command(Command(
     "move", "board userid password move[#n]",
     "Make a move. A trailing #n is refused unless this would be move n of the board.",
-    do_move, aliases=("mvoe", "mv"), secret_args=(2,), login=(1, 2), takes_comment=True))
+    do_move, aliases=("mvoe", "mv"), least=4, secret_args=(2,), login=(1, 2), board_arg=0,
+    takes_comment=True))
 SHOW = game_command(Command(
     "show", "board[#n] ... | userid [active|inactive|next|all]",
-    "Mail the public view of boards (#n: as it was after move n).", do_show))
+    "Mail the public view of boards (#n: as it was after move n).", do_show, least=1))
 SHOWAS = game_command(Command(
     "showas", "userid password [board ...|active|inactive|next|all]",
-    "Mail boards as you see them, with what only you may see.", do_showas, secret_args=(1,),
-    login=(0, 1)))
+    "Mail boards as you see them, with what only you may see.", do_showas, least=2,
+    secret_args=(1,), login=(0, 1)))
 GAMES = game_command(Command(
     "games", "[userid ...] [active|inactive|next|all]",
     "List boards of this game, of everyone or of the named players.", do_games))
@@ -298,4 +328,4 @@ RESIGN = game_command(Command(
     "resign", "board userid password",
     "Resign. Out of turn it is queued for your next turn (send again to take it back); "
     "before your first move it declines the challenge and removes the board.",
-    do_resign, secret_args=(2,), login=(1, 2)))
+    do_resign, least=3, most=3, secret_args=(2,), login=(1, 2), board_arg=0))

@@ -13,27 +13,25 @@ Handler = Callable[[Context, "Invocation"], None]
 
 @dataclass(frozen=True)
 class Command:
-    """One email command: how it is written, what it does, and which words are secret."""
+    """One email command: how it is written, what it does, and which words are secret.
+
+    The mail handler turns the words into typed arguments and calls the command's function,
+    which the operator's command line calls directly."""
 
     name: str  # "move", or "change password" for two-word account commands
     syntax: str  # arguments after the command words, as shown in help
     description: str
     handler: Handler
     aliases: tuple[str, ...] = ()
+    least: int = 0  # arguments it needs
+    most: int | None = None  # arguments it takes at most (None: a list of any length)
     secret_args: tuple[int, ...] = ()  # argument positions holding passwords
     # Positions of the userid and the password it is checked against, for commands that
     # authenticate: their password is verified ahead of the writer and throttled.
     login: tuple[int, int] | None = None
-
-    @property
-    def required(self) -> int:
-        """How many arguments the syntax requires (the words not in brackets)."""
-        count = depth = 0
-        for word in self.syntax.split():
-            if depth == 0 and word[0].isalpha():
-                count += 1
-            depth += word.count("[") - word.count("]")
-        return count
+    # Where the board number stands, for commands whose errors are about one board
+    # ("Trou Board 101 Error" rather than "Trou error").
+    board_arg: int | None = None
     takes_comment: bool = False  # the mail body is a comment shown to the other players
 
 
@@ -53,7 +51,7 @@ class Invocation:
         With words missing, the password may stand up to that many places earlier: every
         argument from there on is hidden."""
         secret = set(self.command.secret_args) | set(hide)
-        missing = self.command.required - len(self.args)
+        missing = self.command.least - len(self.args)
         if self.command.secret_args and missing > 0:
             secret |= set(range(max(0, min(self.command.secret_args) - missing), len(self.args)))
         args = ["********" if i in secret else arg for i, arg in enumerate(self.args)]

@@ -239,3 +239,21 @@ def test_signoff_with_a_wrong_password_changes_nothing(players):
     assert_never_echoed(replies, "hunter22")
     assert run.snapshot() == before
     assert PW["bob"] == "Hunter22"
+
+
+@pytest.mark.parametrize(("line", "takes"), [
+    ("signoff alice Secret1 extra", "takes 2 words"),
+    ("change password alice Secret1 N3wSecret extra", "takes 3 words"),
+    ("trou resign 101 alice Secret1 now", "takes 3 words"),
+    ("help trou rules", "takes 1 word"),
+    ("trou help me", "takes no words"),
+])
+def test_extra_words_are_refused_not_guessed_at(players, line, takes):
+    run = players
+    start_trou(run)
+    before = run.snapshot()
+    err = error(run(ALICE, line))
+    assert "Too many words" in err.body and takes in err.body
+    assert "Write: " in err.body
+    assert "Secret1" not in err.body
+    assert run.snapshot() == before
