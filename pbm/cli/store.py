@@ -57,23 +57,18 @@ def outbox(ctx: click.Context) -> None:
 @pass_app
 def outbox_list(app: App, everything: bool) -> None:
     """Mail not yet delivered: when it is tried next, and its last error."""
-    from sqlalchemy import select
+    from pbm.db.models import OutboxStatus, utcnow
+    from pbm.mail.outbox import undelivered
 
-    from pbm.db.models import OutboxMail, utcnow
-
-    factory = app.store(read_only=True)
     now = utcnow()
-    with factory() as session:
-        query = select(OutboxMail).order_by(OutboxMail.id)
-        if not everything:
-            query = query.where(OutboxMail.status != "sent")
-        rows = list(session.scalars(query))
+    with app.store(read_only=True)() as session:
+        rows = undelivered(session, everything)
         for mail in rows:
-            if mail.status == "pending":
+            if mail.status == OutboxStatus.PENDING:
                 when = ("due now" if mail.next_attempt_at <= now
                         else f"next {mail.next_attempt_at:%Y-%m-%d %H:%M:%S} UTC")
                 state = f"  {when}"
-            elif mail.status == "sending":
+            elif mail.status == OutboxStatus.SENDING and mail.claimed_at is not None:
                 state = f"  by {mail.claimed_by} since {mail.claimed_at:%H:%M:%S} UTC"
             else:
                 state = ""
@@ -90,19 +85,13 @@ def outbox_list(app: App, everything: bool) -> None:
 def outbox_retry(app: App, ids: tuple[int, ...]) -> None:
     """Put failed and waiting mail (all, or the given ids) back in the queue as new, and
     deliver it now."""
-    from sqlalchemy import update
-
-    from pbm.db.models import OutboxMail, utcnow
+    from pbm.db.models import utcnow
     from pbm.mail.delivery import deliver_pending
+    from pbm.mail.outbox import requeue
 
     factory = app.store()
     with factory() as session, session.begin():
-        query = update(OutboxMail).where(OutboxMail.status.in_(("failed", "pending")))
-        if ids:
-            query = query.where(OutboxMail.id.in_(ids))
-        count = session.execute(
-            query.values(status="pending", attempts=0, next_attempt_at=utcnow())
-        ).rowcount
+        count = requeue(session, list(ids), utcnow())
     sent, failed = deliver_pending(factory, app.config)
     click.echo(f"requeued {count}; sent {sent}, failed {failed}")
 
@@ -132,16 +121,10 @@ def inbox(ctx: click.Context) -> None:
 @pass_app
 def inbox_list(app: App, everything: bool) -> None:
     """Mail whose handling failed and waits for the operator."""
-    from sqlalchemy import select
+    from pbm.mail.inbox import waiting
 
-    from pbm.db.models import InboundMessage
-
-    factory = app.store(read_only=True)
-    with factory() as session:
-        query = select(InboundMessage).order_by(InboundMessage.id)
-        if not everything:
-            query = query.where(InboundMessage.status.in_(("failed", "pending")))
-        rows = list(session.scalars(query))
+    with app.store(read_only=True)() as session:
+        rows = waiting(session, everything)
         for record in rows:
             error = (record.error or "").strip().splitlines()
             last = f"  [{error[-1]}]" if error else ""
@@ -156,11 +139,10 @@ def inbox_list(app: App, everything: bool) -> None:
 @pass_app
 def inbox_show(app: App, ident: int) -> None:
     """Print a stored mail and the error it hit."""
-    from pbm.db.models import InboundMessage
+    from pbm.mail.inbox import find
 
-    factory = app.store(read_only=True)
-    with factory() as session:
-        record = session.get(InboundMessage, ident)
+    with app.store(read_only=True)() as session:
+        record = find(session, ident)
         if record is None:
             click.echo(f"pbm: no inbound mail {ident}", err=True)
             sys.exit(1)
@@ -176,21 +158,16 @@ def inbox_show(app: App, ident: int) -> None:
 @pass_app
 def inbox_retry(app: App, ident: int) -> None:
     """Handle a failed mail again (after the fault is fixed)."""
-    from pbm.db.models import InboundMessage
     from pbm.mail.delivery import deliver_pending
-    from pbm.mail.receive import handle
+    from pbm.mail.inbox import retry
 
     factory = app.store()
-    with factory() as session, session.begin():
-        record = session.get(InboundMessage, ident)
-        if record is None or record.status != "failed":
-            click.echo(f"pbm: inbound mail {ident} is not a failed mail", err=True)
-            sys.exit(1)
-        record.error = None
-        queued = handle(session, app.config, record)
-        session.flush()
-        ids = [mail.id for mail in queued]
-        status = record.status
+    try:
+        with factory() as session, session.begin():
+            status, ids = retry(session, app.config, ident)
+    except LookupError as err:
+        click.echo(f"pbm: {err}", err=True)
+        sys.exit(1)
     click.echo(f"mail {ident}: {status}")
     if ids:
         deliver_pending(factory, app.config, only=ids)
@@ -206,24 +183,11 @@ def inbox_prune(app: App, days: int) -> None:
     Failed mail is never pruned: it waits for the operator. Rate-limit counters whose
     window has passed are forgotten too.
     """
-    from datetime import timedelta
+    from pbm.db.models import utcnow
+    from pbm.mail.inbox import prune
 
-    from sqlalchemy import update
-
-    from pbm.db import rates
-    from pbm.db.models import InboundMessage, utcnow
-
-    factory = app.store()
-    now = utcnow()
-    with factory() as session, session.begin():
-        count = session.execute(
-            update(InboundMessage)
-            .where(InboundMessage.status.in_(("done", "ignored", "throttled", "rejected")),
-                   InboundMessage.received_at < now - timedelta(days=days),
-                   InboundMessage.raw != b"")
-            .values(raw=b"")
-        ).rowcount
-        counters = rates.prune(session, now)
+    with app.store()() as session, session.begin():
+        count, counters = prune(session, utcnow(), days)
     click.echo(f"pruned the text of {count} handled mail(s) older than {days} days; "
                f"forgot {counters} expired rate counter(s)")
 
@@ -233,16 +197,9 @@ def inbox_prune(app: App, days: int) -> None:
 @pass_app
 def outbox_prune(app: App, days: int) -> None:
     """Delete delivered mail older than DAYS (pending and failed mail stay)."""
-    from datetime import timedelta
+    from pbm.db.models import utcnow
+    from pbm.mail.outbox import prune
 
-    from sqlalchemy import delete
-
-    from pbm.db.models import OutboxMail, utcnow
-
-    factory = app.store()
-    with factory() as session, session.begin():
-        count = session.execute(
-            delete(OutboxMail).where(OutboxMail.status == "sent",
-                                     OutboxMail.sent_at < utcnow() - timedelta(days=days))
-        ).rowcount
+    with app.store()() as session, session.begin():
+        count = prune(session, utcnow(), days)
     click.echo(f"deleted {count} delivered mail(s) older than {days} days")

@@ -8,7 +8,7 @@ import socket
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.config import DeliverySettings
@@ -281,3 +281,31 @@ def _alive(pid: int) -> bool:
 
 def _chunks(ids: list[int]) -> list[list[int]]:
     return [ids[start:start + ID_CHUNK] for start in range(0, len(ids), ID_CHUNK)]
+
+
+# ----- the operator's view ----------------------------------------------------------------
+def undelivered(session: Session, everything: bool = False) -> list[OutboxMail]:
+    """Mail not yet delivered (or every mail), oldest first."""
+    query = select(OutboxMail).order_by(OutboxMail.id)
+    if not everything:
+        query = query.where(OutboxMail.status != OutboxStatus.SENT)
+    return list(session.scalars(query))
+
+
+def requeue(session: Session, ids: list[int], now: datetime) -> int:
+    """Failed and waiting mail (all, or `ids`) back in the queue as new, due now."""
+    query = update(OutboxMail).where(
+        OutboxMail.status.in_((OutboxStatus.FAILED, OutboxStatus.PENDING)))
+    if ids:
+        query = query.where(OutboxMail.id.in_(ids))
+    result = session.execute(query.values(status=OutboxStatus.PENDING, attempts=0,
+                                          next_attempt_at=now))
+    return result.rowcount  # type: ignore[attr-defined]
+
+
+def prune(session: Session, now: datetime, days: int) -> int:
+    """Delete delivered mail older than `days` (pending and failed mail stay)."""
+    result = session.execute(
+        delete(OutboxMail).where(OutboxMail.status == OutboxStatus.SENT,
+                                 OutboxMail.sent_at < now - timedelta(days=days)))
+    return result.rowcount  # type: ignore[attr-defined]
