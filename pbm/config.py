@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 ENV_FILE = "PBM_CONFIG"

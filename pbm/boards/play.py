@@ -10,12 +10,12 @@ from sqlalchemy.orm import object_session
 from pbm.boards.position import Position, viewer_key
 from pbm.context import CommandError, Context
 from pbm.db.models import Board, BoardStatus, Move, Seat, User
-from pbm.games.base import Game, Outcome
+from pbm.games.base import AnyGame, Outcome
 
 FIRST_BOARD = 101
 
 
-def start_board(ctx: Context, game: Game, users: list[User], options: dict[str, Any],
+def start_board(ctx: Context, game: AnyGame, users: list[User], options: dict[str, Any],
                 challenger: str) -> Position:
     number = (ctx.session.scalar(select(func.max(Board.id))) or FIRST_BOARD - 1) + 1
     seed = number  # reproducible: any randomness a game has follows from its number

@@ -11,7 +11,7 @@ from sqlalchemy.orm import object_session
 
 from pbm.db.models import Board, BoardStatus, Move, User
 from pbm.games import registry
-from pbm.games.base import Game, Outcome, UserError
+from pbm.games.base import AnyGame, Outcome, UserError
 
 
 class ReplayError(RuntimeError):
@@ -23,7 +23,7 @@ class Position:
     """A board's game, its state, and the outcome if the game is over."""
 
     board: Board
-    game: Game
+    game: AnyGame
     state: Any
     upto: int  # how many moves of the log the state includes
     _recent: dict[tuple[int | None, int], list[Move]] = field(default_factory=dict)
@@ -67,7 +67,8 @@ def seat_of(board: Board, user: User) -> int | None:
 def position(board: Board, upto: int | None = None) -> Position:
     """The board's state after `upto` moves (default all): snapshot, or replay of the log."""
     game = registry.get(board.game)
-    if (upto is None or upto == board.move_count) and board.rules_version == game.info.rules_version:
+    current = game.info.rules_version
+    if (upto is None or upto == board.move_count) and board.rules_version == current:
         return Position(board, game, game.decode(board.state), board.move_count)
     upto = board.move_count if upto is None else upto
     state = game.start(board.options, board.seed)

@@ -47,9 +47,9 @@ class App:
         if self._engine is None:
             self._engine = make_engine(self.config.database_url)
             if migrate:
+                from pbm.db import SCHEMA_REVISION
                 from pbm.db.migrate import upgrade
                 from pbm.db.session import current_revision
-                from pbm.db import SCHEMA_REVISION
 
                 if current_revision(self._engine) != SCHEMA_REVISION:
                     upgrade(self._engine)

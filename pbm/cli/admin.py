@@ -7,8 +7,9 @@ passwords asked); none of them builds a command line for the mail parser.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING
 
 import click
 

@@ -122,8 +122,8 @@ def process(app: App, sender: str | None) -> None:
 @pass_app
 def run(app: App, sender: str, command_line: tuple[str, ...]) -> None:
     """Handle one command as if mailed from ADDRESS; print the replies instead of mailing."""
-    from pbm.context import Context
     from pbm.commands.dispatch import run_line
+    from pbm.context import Context
 
     factory = app.store()
     with factory() as session, session.begin():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from pbm.accounts.passwords import hash_password
 from pbm.accounts.users import (

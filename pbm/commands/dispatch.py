@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pbm.accounts import logins
-from pbm.context import CommandError, Context, shorten
-from pbm.commands.grammar import Invocation, parse, usage
 from pbm.accounts.users import find_user
+from pbm.commands.grammar import Invocation, parse, usage
+from pbm.context import CommandError, Context, shorten
 from pbm.games import registry
 from pbm.games.base import UserError
 

@@ -3,26 +3,26 @@
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
-from pbm.boards import play, select
-from pbm.boards.select import Which
-from pbm.views.boardmail import announce_decline, board_text, send_board
-from pbm.boards.position import Position, position, seat_of
-from pbm.context import CommandError, Context
-from pbm.commands.grammar import Command, Invocation, game_command, usage
-from pbm.views.listings import send_listing
 from pbm.accounts.users import authenticate, require_user, users_at
+from pbm.boards import play, select
+from pbm.boards.position import Position, position, seat_of
+from pbm.boards.select import Which
+from pbm.commands.grammar import Command, Invocation, game_command, usage
+from pbm.context import CommandError, Context
 from pbm.db import rates
 from pbm.db.models import Board, BoardStatus, User
 from pbm.games import registry
-from pbm.games.base import Game, UserError
+from pbm.games.base import AnyGame, UserError
+from pbm.views.boardmail import announce_decline, board_text, send_board
+from pbm.views.listings import send_listing
 
 GUARD = re.compile(r"#\s*(\d+)\s*$")
 SELECTORS = frozenset(Which)
 
 
-def _game(inv: Invocation) -> Game:
+def _game(inv: Invocation) -> AnyGame:
     assert inv.game is not None
     return registry.get(inv.game)
 
@@ -34,7 +34,7 @@ def do_help(ctx: Context, inv: Invocation) -> None:
 
 
 # ----- challenge ----------------------------------------------------------------------
-def challenge(ctx: Context, game: Game, userids: Sequence[str],
+def challenge(ctx: Context, game: AnyGame, userids: Sequence[str],
               option_words: Sequence[str] = ()) -> Position:
     """A new board of `game` between the users, the first in the first seat; every player
     (and a challenger who does not play) is mailed the board."""
@@ -95,7 +95,7 @@ def _check_challenge_limits(ctx: Context, others: list[User]) -> None:
 
 
 # ----- move ---------------------------------------------------------------------------
-def move(ctx: Context, game: Game, number: str, userid: str, password: str, text: str,
+def move(ctx: Context, game: AnyGame, number: str, userid: str, password: str, text: str,
          guard: int | None = None) -> Position:
     """Play `text` for the user on the board; refused unless it would be move `guard`
     (when given). Every player is mailed the new board."""
@@ -168,7 +168,7 @@ def _apply_queued_resignations(ctx: Context, pos: Position) -> None:
 
 
 # ----- resign -------------------------------------------------------------------------
-def resign(ctx: Context, game: Game, number: str, userid: str, password: str) -> None:
+def resign(ctx: Context, game: AnyGame, number: str, userid: str, password: str) -> None:
     """Resign the board; out of turn it is queued (toggled) for the player's next turn, and
     before their first move it declines the challenge and removes the board."""
     board = select.load_board(ctx, number, game.info.name)

@@ -17,7 +17,9 @@ def alembic_config() -> AlembicConfig:
 
 
 def head_revision() -> str:
-    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None, "pbm ships its migrations: there is always a head"
+    return head
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:

@@ -8,10 +8,12 @@ for every mail.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any, cast
 
-from sqlalchemy import case, delete, select
+from sqlalchemy import CursorResult, Table, case, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -20,8 +22,10 @@ from pbm.db.models import RateCounter
 HOUR = timedelta(hours=1)
 DAY = timedelta(days=1)
 LONGEST_WINDOW = DAY
-COUNTERS = RateCounter.__table__
-INSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+COUNTERS = cast(Table, RateCounter.__table__)
+# Both have INSERT .. ON CONFLICT DO UPDATE, spelled alike.
+INSERTS: dict[str, Callable[[Table], Any]] = {"sqlite": sqlite.insert,
+                                               "postgresql": postgresql.insert}
 
 
 @dataclass(frozen=True)
@@ -47,7 +51,7 @@ def count(session: Session, key: str, window: timedelta, now: datetime) -> tuple
         .returning(COUNTERS.c.count, COUNTERS.c.window_start)
     )
     total, began = session.execute(statement).one()
-    return total, began
+    return int(total), began
 
 
 def take(session: Session, key: str, limit: int, window: timedelta,
@@ -68,13 +72,15 @@ def reached(session: Session, key: str, limit: int, window: timedelta,
     row = session.execute(
         select(COUNTERS.c.count, COUNTERS.c.window_start).where(COUNTERS.c.key == key)
     ).first()
-    if row is None or row.window_start + window <= now or row.count < limit:
+    if row is None:
         return None
-    return row.window_start + window
+    total, began = row
+    ends: datetime = began + window
+    return None if ends <= now or total < limit else ends
 
 
 def prune(session: Session, now: datetime) -> int:
     """Forget counters whose window has ended (every sender ever seen leaves a row)."""
-    return session.execute(
-        delete(RateCounter).where(RateCounter.window_start < now - LONGEST_WINDOW)
-    ).rowcount
+    result = session.execute(
+        delete(RateCounter).where(RateCounter.window_start < now - LONGEST_WINDOW))
+    return cast(CursorResult[Any], result).rowcount

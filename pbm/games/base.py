@@ -180,6 +180,10 @@ class Game(ABC, Generic[State, Move]):
         return load_page(self.info.name)
 
 
+# A game of any state and move types: what the layers above the rule modules handle.
+AnyGame = Game[Any, Any]
+
+
 def _coerce_option(title: str, opt: Option, raw: str) -> int | str | bool:
     default = opt.default
     if isinstance(default, bool):

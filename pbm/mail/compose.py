@@ -7,8 +7,8 @@ import re
 from email.header import Header
 from email.utils import formataddr, formatdate, make_msgid
 
-from pbm.context import Reply
 from pbm.config import ServerSettings
+from pbm.context import Reply
 from pbm.mail.inbound import InboundMail
 
 # The message is built as bytes from a list of header lines and an encoded body rather
@@ -122,9 +122,8 @@ def _threading(inbound: InboundMail | None) -> list[str]:
     chain = [ref for ref in MSG_ID.findall(inbound.references or "") if valid_msg_id(ref)]
     if parent:
         chain.append(parent)
-    seen: set[str] = set()
-    unique = [ref for ref in reversed(chain) if not (ref in seen or seen.add(ref))]
-    chain = list(reversed(unique[:MAX_REFERENCES]))
+    newest_first = list(dict.fromkeys(reversed(chain)))  # each id once, its last place
+    chain = list(reversed(newest_first[:MAX_REFERENCES]))
     lines = []
     if parent:
         lines.append(f"In-Reply-To: {parent}")

@@ -249,7 +249,7 @@ def clean_subject(subject: str) -> str:
 
 def body_lines(body: str) -> list[str]:
     """The body up to where a person stops writing: an end line, signature or quote."""
-    lines = []
+    lines: list[str] = []
     for raw_line in body.split("\n"):
         line = raw_line.strip()
         if raw_line.rstrip("\r") in ("-- ", "--") or line.startswith(">"):

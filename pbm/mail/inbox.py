@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any, cast
 
-from sqlalchemy import select, update
+from sqlalchemy import CursorResult, select, update
 from sqlalchemy.orm import Session
 
 from pbm.config import Config
@@ -53,4 +54,4 @@ def prune(session: Session, now: datetime, days: int) -> tuple[int, int]:
                InboundMessage.raw != b"")
         .values(raw=b"")
     )
-    return pruned.rowcount, rates.prune(session, now)  # type: ignore[attr-defined]
+    return cast(CursorResult[Any], pruned).rowcount, rates.prune(session, now)

@@ -7,8 +7,9 @@ import os
 import socket
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any, cast
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import CursorResult, delete, func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.config import DeliverySettings
@@ -147,12 +148,13 @@ class Outbox:
     def make_due(self, now: datetime) -> int:
         """Every pending mail is due now (`pbm outbox flush`)."""
         with self.factory() as session, session.begin():
-            return session.execute(
+            result = session.execute(
                 update(OutboxMail).where(OutboxMail.status == OutboxStatus.PENDING,
                                          OutboxMail.next_attempt_at > now)
                 .values(next_attempt_at=now)
                 .execution_options(synchronize_session=False)
-            ).rowcount
+            )
+        return cast(CursorResult[Any], result).rowcount
 
     # ----- recording ----------------------------------------------------------------
     def sent(self, ids: list[int], now: datetime) -> None:
@@ -220,7 +222,7 @@ class Outbox:
         days = self.settings.give_up_days
         cutoff = now - timedelta(days=days)
         with self.reader() as session:
-            expired = [tuple(row) for row in session.execute(
+            expired: list[tuple[int, str]] = [(ident, to) for ident, to in session.execute(
                 select(OutboxMail.id, OutboxMail.recipient)
                 .where(OutboxMail.status == OutboxStatus.PENDING, OutboxMail.created_at < cutoff)
             )]
@@ -240,7 +242,7 @@ class Outbox:
                                               if len(recipients) > 10 else "")
         log.error("gave up on %d repl%s undelivered after %d days (to %s): %s",
                   len(expired), "y" if len(expired) == 1 else "ies", days, shown, error)
-        return expired  # type: ignore[return-value]
+        return expired
 
     def _set(self, ident: int, **values) -> None:
         values.update(claimed_by=None, claimed_at=None)
@@ -300,7 +302,7 @@ def requeue(session: Session, ids: list[int], now: datetime) -> int:
         query = query.where(OutboxMail.id.in_(ids))
     result = session.execute(query.values(status=OutboxStatus.PENDING, attempts=0,
                                           next_attempt_at=now))
-    return result.rowcount  # type: ignore[attr-defined]
+    return cast(CursorResult[Any], result).rowcount
 
 
 def prune(session: Session, now: datetime, days: int) -> int:
@@ -308,4 +310,4 @@ def prune(session: Session, now: datetime, days: int) -> int:
     result = session.execute(
         delete(OutboxMail).where(OutboxMail.status == OutboxStatus.SENT,
                                  OutboxMail.sent_at < now - timedelta(days=days)))
-    return result.rowcount  # type: ignore[attr-defined]
+    return cast(CursorResult[Any], result).rowcount

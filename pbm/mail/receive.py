@@ -17,11 +17,11 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbm.context import Context, Reply
+from pbm.commands.credentials import verify_ahead
 from pbm.commands.dispatch import run_lines
 from pbm.commands.grammar import is_command
-from pbm.commands.credentials import verify_ahead
 from pbm.config import Config, LimitSettings
+from pbm.context import Context, Reply
 from pbm.db import rates
 from pbm.db.models import InboundMessage, InboundStatus, OutboxMail, utcnow
 from pbm.mail import inbound as parsing

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 import signal
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
-
 from email.message import Message
 
 from pbm.config import LimitSettings

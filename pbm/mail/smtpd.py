@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import signal
 import queue
+import signal
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Callable
 
 from aiosmtpd.lmtp import LMTP
-from aiosmtpd.smtp import SMTP, Envelope, Session as SmtpSession
+from aiosmtpd.smtp import SMTP, Envelope
+from aiosmtpd.smtp import Session as SmtpSession
 
 from pbm.config import Config
 from pbm.mail.delivery import Courier
@@ -90,7 +91,7 @@ class Reader:
             prepared = await asyncio.wait_for(
                 loop.run_in_executor(self.pool, prepare, raw, envelope_from, self.limits),
                 seconds)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             # The thread finishes on its own (the limits bound how long); nobody waits.
             raise too_complex(f"Message took longer than {seconds} s to read") from None
         except Refusal:

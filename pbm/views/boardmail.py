@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import textwrap
 
+from pbm.accounts.users import addresses_of
 from pbm.boards.position import Position, move_seen
 from pbm.context import Context, Reply
-from pbm.accounts.users import addresses_of
 from pbm.db.models import BoardStatus, User
 
 RECENT_ROWS = 10  # rows of the move list in ordinary mails; `show` prints them all

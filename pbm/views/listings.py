@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-
 from pbm.boards.position import position
 from pbm.boards.select import Which, boards
-from pbm.views.boardmail import turn_line
 from pbm.context import Context
 from pbm.db.models import Board, User
 from pbm.games import registry
-from pbm.games.base import Game
+from pbm.games.base import AnyGame
+from pbm.views.boardmail import turn_line
 
 
 def board_line(board: Board) -> str:
@@ -20,7 +19,7 @@ def board_line(board: Board) -> str:
     return f"{board.id:>5}  {players}  {turn_line(pos)}"
 
 
-def list_boards(ctx: Context, game: Game, users: list[User], which: Which) -> list[Board]:
+def list_boards(ctx: Context, game: AnyGame, users: list[User], which: Which) -> list[Board]:
     """The game's boards `which` of them, of the named players or of everyone."""
     if not users:
         return boards(ctx.session, game=game.info.name, which=which)
@@ -29,7 +28,7 @@ def list_boards(ctx: Context, game: Game, users: list[User], which: Which) -> li
     return [seen[number] for number in sorted(seen)]
 
 
-def send_listing(ctx: Context, game: Game, users: list[User], which: Which) -> None:
+def send_listing(ctx: Context, game: AnyGame, users: list[User], which: Which) -> None:
     title = game.info.title
     found = list_boards(ctx, game, users, which)
     whose = f" of {', '.join(u.userid for u in users)}" if users else ""

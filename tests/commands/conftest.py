@@ -11,18 +11,19 @@ database. Password checks then hit pbm's memory of verified passwords after the 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
-from pbm.context import Context, Reply
 from pbm.commands.dispatch import run_line
 from pbm.config import LimitSettings
+from pbm.context import Context, Reply
 from pbm.db.migrate import upgrade
 from pbm.db.models import Address, Board, Move, User
 from pbm.db.session import make_engine, session_factory

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
-from pbm.context import Context
 from pbm.commands.dispatch import run_lines
 from pbm.config import LimitSettings
+from pbm.context import Context
 from pbm.db.models import Board
 from tests.commands.conftest import ALICE, CAROL, STRANGER, error
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbm.context import CommandError, Context
 from pbm.commands.dispatch import run_lines
 from pbm.commands.grammar import ACCOUNT_COMMANDS, GAME_COMMANDS, Command, parse
+from pbm.context import CommandError, Context
 from pbm.db.models import User
 from pbm.games import registry
 from pbm.help import load_page

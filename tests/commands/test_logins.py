@@ -9,11 +9,11 @@ import pytest
 from sqlalchemy import select
 
 from pbm.accounts import passwords
-from pbm.context import Context, Reply
-from pbm.commands.dispatch import run_lines
-from pbm.commands.credentials import verify_ahead
 from pbm.accounts.passwords import token
+from pbm.commands.credentials import verify_ahead
+from pbm.commands.dispatch import run_lines
 from pbm.config import LimitSettings
+from pbm.context import Context, Reply
 from pbm.db.models import RateCounter, User, utcnow
 from tests.commands.conftest import (
     ALICE,

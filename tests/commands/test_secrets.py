@@ -40,9 +40,10 @@ from __future__ import annotations
 import functools
 import random
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 from sqlalchemy import event

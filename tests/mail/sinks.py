@@ -8,9 +8,9 @@ import re
 import socket
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
 
 from aiosmtpd.controller import Controller
 

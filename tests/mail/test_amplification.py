@@ -6,22 +6,22 @@ what lands in the outbox.
 
 from __future__ import annotations
 
+from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
-from email import policy
 from email.utils import make_msgid
 
 import pytest
 from sqlalchemy import select
 
 from pbm.config import LimitSettings, load
+from pbm.context import Reply
 from pbm.db.migrate import upgrade
 from pbm.db.models import InboundMessage, OutboxMail
 from pbm.db.session import make_engine, session_factory
 from pbm.mail.receive import check_ahead, prepare, receive
-from pbm.mail.screen import Refusal
-from pbm.context import Reply
 from pbm.mail.replies import MAX_ANSWER_CHARS, consolidate, merge
+from pbm.mail.screen import Refusal
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
 SERVER = "pbm@games.test"

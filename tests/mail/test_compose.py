@@ -10,8 +10,8 @@ from email.parser import BytesParser
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pbm.context import Reply
 from pbm.config import ServerSettings
+from pbm.context import Reply
 from pbm.mail.compose import compose, subject_text
 from pbm.mail.inbound import InboundMail
 

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from pbm.context import Reply
 from pbm.config import Config, DeliverySettings, ServerSettings
+from pbm.context import Reply
 from pbm.db.migrate import upgrade
 from pbm.db.models import OutboxMail, utcnow
 from pbm.db.session import make_engine, session_factory

@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import event, select
 
-from pbm.context import Context
 from pbm.commands.dispatch import run_line
 from pbm.commands.grammar import CommandError, parse
 from pbm.config import load
+from pbm.context import Context
 from pbm.db.migrate import upgrade
 from pbm.db.models import InboundMessage, OutboxMail, User
 from pbm.db.session import make_engine, session_factory

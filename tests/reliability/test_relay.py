@@ -10,12 +10,12 @@ import signal
 import smtplib
 import sqlite3
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
 

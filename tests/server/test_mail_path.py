@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 
-from tests.server.harness import SERVER_ADDRESS, PbmServer, mail, by_recipient
+from tests.server.harness import SERVER_ADDRESS, PbmServer, by_recipient, mail
 
 ALICE = "alice@players.test"
 BOB = "bob@players.test"

@@ -126,7 +126,8 @@ def test_the_same_message_twice_moves_once(server: PbmServer):
     server.collect(0)
     with sqlite3.connect(server.database) as db:
         assert db.execute("select count(*) from moves").fetchone()[0] == 1
-        assert db.execute("select count(*) from inbound_messages").fetchone()[0] == 4  # the second copy is not stored again
+        # The second copy is not stored again.
+        assert db.execute("select count(*) from inbound_messages").fetchone()[0] == 4
 
 
 def _board_unchanged(server: PbmServer, moves: int) -> None:
@@ -231,15 +232,15 @@ def test_non_utf8_and_html_only_mail(server: PbmServer):
     assert welcome.subject == "Welcome to pbm, zoe"
 
     html = (
-        "From: hal@players.test\r\n"
-        "To: pbm@games.test\r\n"
-        "Subject: hello there\r\n"
-        "Message-ID: <html-only@players.test>\r\n"
-        "MIME-Version: 1.0\r\n"
-        "Content-Type: text/html; charset=utf-8\r\n\r\n"
-        "<html><body><p>signup hal opensesame</p><p>end</p>"
-        "<blockquote>trou challenge hal zoe</blockquote></body></html>\r\n"
-    ).encode()
+        b"From: hal@players.test\r\n"
+        b"To: pbm@games.test\r\n"
+        b"Subject: hello there\r\n"
+        b"Message-ID: <html-only@players.test>\r\n"
+        b"MIME-Version: 1.0\r\n"
+        b"Content-Type: text/html; charset=utf-8\r\n\r\n"
+        b"<html><body><p>signup hal opensesame</p><p>end</p>"
+        b"<blockquote>trou challenge hal zoe</blockquote></body></html>\r\n"
+    )
     server.send_raw("hal@players.test", html)
     (welcome,) = server.collect(1)
     assert welcome.subject == "Welcome to pbm, hal"
