@@ -9,6 +9,19 @@ import pytest
 GOLDEN_DIR = Path(__file__).parent / "games" / "golden"
 
 
+# Folders whose every test starts real servers (`pbm serve`, relays, Postfix-like peers):
+# the everyday `pytest -m "not slow"` leaves them to CI and to the full run.
+SLOW_FOLDERS = {"server", "reliability"}
+# Modules that play hundreds of whole games to prove a property.
+SLOW_MODULES = {"test_secrets.py"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.parent.name in SLOW_FOLDERS or item.path.name in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--regen-golden",

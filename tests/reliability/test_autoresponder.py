@@ -20,7 +20,7 @@ from aiosmtpd.controller import Controller
 
 from tests.server.harness import SERVER_ADDRESS, PbmServer
 
-pytestmark = [pytest.mark.server, pytest.mark.slow]
+pytestmark = pytest.mark.server
 
 ROBOT = "away@peer.test"
 

@@ -30,8 +30,6 @@ from pbm.mail.receive import Received, prepare, receive
 from pbm.mail.replies import consolidate
 from pbm.mail.screen import Refusal
 
-pytestmark = pytest.mark.slow
-
 EXAMPLES = int(os.environ.get("PBM_FUZZ_EXAMPLES", "5000"))
 FUZZ = settings(
     max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("PBM_FUZZ_RANDOM"),

@@ -29,7 +29,7 @@ from pbm.bench_mail import PLAYERS, workload
 from pbm.bench_mail import _mail as mail
 from tests.server.harness import SERVER_ADDRESS, PbmServer
 
-pytestmark = [pytest.mark.server, pytest.mark.slow]
+pytestmark = pytest.mark.server
 
 KILLS = int(os.environ.get("PBM_KILLS", "20"))
 BOARDS = 8

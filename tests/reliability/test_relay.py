@@ -83,7 +83,6 @@ def parse(content: bytes) -> EmailMessage:
 
 
 # ----- down, flapping, hung ---------------------------------------------------------------
-@pytest.mark.slow
 def test_a_relay_down_then_up_gets_everything_once_in_order(tmp_path: Path):
     port = free_port()  # nothing listens there yet
     with serving(tmp_path, port) as pbm:
@@ -107,7 +106,6 @@ def test_a_relay_down_then_up_gets_everything_once_in_order(tmp_path: Path):
         assert re.search(r"INFO relay 127\.0\.0\.1:\d+ is reachable again", log)
 
 
-@pytest.mark.slow
 def test_a_flapping_relay_gets_everything_exactly_once(tmp_path: Path):
     # Behind the flapping front, the relay also says 421 (closing) to every fifth mail.
     sink = Sink(on_data=lambda envelope: "421 4.3.2 shutting down"
@@ -130,7 +128,6 @@ def test_a_flapping_relay_gets_everything_exactly_once(tmp_path: Path):
     assert all(row[1] == "sent" for row in rows)
 
 
-@pytest.mark.slow
 def test_a_relay_that_never_greets_does_not_cost_every_mail_a_timeout(tmp_path: Path):
     with silent_relay() as hung, serving(tmp_path, hung.port, timeout_seconds=1,
                                          retry_seconds=1, max_retry_seconds=2) as pbm:
@@ -261,7 +258,6 @@ def _claimed(pbm: PbmServer) -> int:
         return db.execute("select count(*) from outbox where status = 'sending'").fetchone()[0]
 
 
-@pytest.mark.slow
 def test_kill_9_mid_batch_through_a_relay_costs_at_most_one_duplicate(tmp_path: Path):
     count = 60
     sink = Sink(delay=0.05)  # a slow relay: the batch takes seconds
@@ -287,7 +283,6 @@ def test_kill_9_mid_batch_through_a_relay_costs_at_most_one_duplicate(tmp_path: 
     assert all(row[1] == "sent" for row in rows)
 
 
-@pytest.mark.slow
 def test_kill_9_mid_batch_into_the_maildir_costs_no_duplicate(tmp_path: Path):
     count = 300
     for attempt in range(5):
