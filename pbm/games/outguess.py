@@ -27,9 +27,6 @@ SEATS = ("White", "Black")
 LETTERS = ("W", "B")
 HOME_ROWS = (SIZE, 1)  # White (seat 0) starts on the bottom row, Black on the top row
 SQUARES = range(SIZE * SIZE)
-HELP_START_MARK = "[[start board]]"
-HELP_BEFORE_MARK = "[[worked turn before]]"
-HELP_AFTER_MARK = "[[worked turn after]]"
 
 
 @dataclass(frozen=True)
@@ -501,14 +498,15 @@ class Outguess(Game[OutguessState, Turn]):
         )
 
     # ----- helping --------------------------------------------------------------------
-    def help_page(self) -> str:
-        from pbm.help import load_page
-
+    def help_figures(self) -> dict[str, str]:
+        # The grid alone, without the status lines under it in render(): the page tells the
+        # position in its own words.
         before, after = help_worked_turn()
-        page = load_page(self.info.name)
-        page = page.replace(HELP_START_MARK, _indent(board_lines(start_board())))
-        page = page.replace(HELP_BEFORE_MARK, _indent(board_lines(before.board)))
-        return page.replace(HELP_AFTER_MARK, _indent(board_lines(after.board)))
+        return {
+            "start board": "\n".join(board_lines(start_board())),
+            "worked turn before": "\n".join(board_lines(before.board)),
+            "worked turn after": "\n".join(board_lines(after.board)),
+        }
 
 
 def _pieces_of(board: Sequence[Piece | None], seat: int) -> list[int]:
@@ -591,10 +589,6 @@ def _status(state: OutguessState, viewer: Viewer) -> list[str]:
     if viewer == state.guesser and state.guess is not None:
         lines.append(f"Your secret guess for this turn: the piece on {cell_name(state.guess)}.")
     return lines
-
-
-def _indent(lines: list[str]) -> str:
-    return "\n".join(f"    {line}".rstrip() for line in lines)
 
 
 def help_worked_turn() -> tuple[OutguessState, OutguessState]:

@@ -443,13 +443,8 @@ class Pipeline(Game[State, Move]):
     def render(self, state: State, viewer: Viewer) -> str:
         return "\n".join(render_lines(state, viewer)) + "\n"
 
-    def help_page(self) -> str:
-        from pbm.help import load_page
-
-        text = load_page(self.info.name)
-        for name, lines in help_figures().items():
-            text = text.replace("{{" + name + "}}", "\n".join(lines))
-        return text
+    def help_figures(self) -> dict[str, str]:
+        return {name: "\n".join(lines) for name, lines in help_figures().items()}
 
 
 def _guessable(state: State) -> list[str]:

@@ -133,7 +133,7 @@ EXAMPLE_PAWNS = {
 
 
 def help_figures() -> dict[str, list[str]]:
-    """The drawings the help page's {{placeholders}} stand for."""
+    """The drawings for the help page's [[marks]], line by line."""
     example = readings(EXAMPLE_PIPE, EXAMPLE_PAWNS)
     figures = side_by_side(
         [

@@ -34,9 +34,9 @@ SAMPLE_OPENING = (
     "C5:3E", "F5:1W", "E5:3N", "E2:3W", "B2:2S", "B4:3N", "B1:1E", "C1:3S", "C4:1N",
 )  # fmt: skip
 SAMPLE_PLAY = ("C3:2E", "E3:1E", "F3:1N", "F2:2S", "F4:1W", "E4:3N")
-# Help page placeholder -> placements of the sample played before that diagram: the source's
+# Help page figure -> placements of the sample played before that diagram: the source's
 # first, second and third diagrams and its final situation.
-SAMPLE_DIAGRAMS = {"{sample-1}": 0, "{sample-2}": 1, "{sample-3}": 2, "{sample-4}": 6}
+SAMPLE_DIAGRAMS = {"sample-1": 0, "sample-2": 1, "sample-3": 2, "sample-4": 6}
 
 
 class Direction(Enum):
@@ -295,13 +295,12 @@ class SynapseIce(Game[SynapseState, Move]):
         return SynapseState(board, (red, green), forced, data["turn"], data["placements"])
 
     # ----- helping --------------------------------------------------------------------
-    def help_page(self) -> str:
-        """The help text with the source's sample play drawn by render()."""
-        page = super().help_page()
-        for placeholder, played in SAMPLE_DIAGRAMS.items():
-            state = self._replay(SAMPLE_OPENING + SAMPLE_PLAY[:played])
-            page = page.replace(placeholder, self.render(state, None).rstrip("\n"))
-        return page
+    def help_figures(self) -> dict[str, str]:
+        """The source's sample play, drawn by render()."""
+        return {
+            name: self.render(self._replay(SAMPLE_OPENING + SAMPLE_PLAY[:played]), None)
+            for name, played in SAMPLE_DIAGRAMS.items()
+        }
 
     def _replay(self, texts: Iterable[str]) -> SynapseState:
         """The position after these moves from the empty board (seats alternate)."""

@@ -306,10 +306,8 @@ class Trou(Game[TrouState, Placement]):
         return TrouState(board)
 
     # ----- helping --------------------------------------------------------------------
-    def help_page(self) -> str:
-        from pbm.help import load_page
-
-        return load_page(self.info.name).replace(HELP_EXAMPLE_MARK, help_example_board())
+    def help_figures(self) -> dict[str, str]:
+        return {"finished board": self.render(help_example_state(), None)}
 
 
 def _read(text: str) -> tuple[int, Cell]:
@@ -397,16 +395,15 @@ def _or_list(values: tuple[int, ...]) -> str:
 
 # A finished game for the help page: the source's second scoring example (Red wins).
 HELP_EXAMPLE_MOVES = ("1B2", "4C2", "2B1", "2B3", "4A2", "3C3", "3A3", "1A1")
-HELP_EXAMPLE_MARK = "[[finished board]]"
 
 
-def help_example_board() -> str:
-    """render() of HELP_EXAMPLE_MOVES played out, indented as in the help text."""
+def help_example_state() -> TrouState:
+    """HELP_EXAMPLE_MOVES played out from the empty board."""
     state = GAME.start({}, 0)
     for text in HELP_EXAMPLE_MOVES:
         seat = state.seat_to_move
         state = GAME.play(state, seat, GAME.parse(state, seat, text))
-    return "\n".join(("    " + line).rstrip() for line in GAME.render(state, None).splitlines())
+    return state
 
 
 GAME = Trou()

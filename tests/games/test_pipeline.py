@@ -670,7 +670,7 @@ def test_help_page_draws_the_worked_example():
     assert lines[0] == "Help For Pipeline"
     for section in ("Introduction", "Rules", "Move notation", "References"):
         assert section in lines
-    assert "{{" not in page and "}}" not in page
+    assert "[[" not in page and "]]" not in page
     assert "pipeline challenge userid1 userid2" in page
     assert EXAMPLE_PIPE.notation() in page
     assert "  1 | H W |     |     | T   |    1  H   .   .   T    1  o   .   .   o" in lines

@@ -168,7 +168,7 @@ def test_help_page_draws_the_sample_with_the_renderer() -> None:
     for section in ("Introduction", "Rules", "Move notation", "References"):
         assert f"\n{section}\n" in page
     assert "synapse-ice challenge userid1 userid2" in page
-    assert "{sample-" not in page
+    assert "[[" not in page
     steps = [move for move, _ in SAMPLE]
     for played in (0, 1, 2, 6):
         diagram = GAME.render(position([*OPENING, *steps[:played]]), None).rstrip("\n")
