@@ -28,6 +28,7 @@ from pbm.games.loophole_board import (
     loop_masks,
     named,
 )
+from pbm.games.text import number_word
 
 SEATS = ("Black", "White")
 EXAMPLE = "K10"
@@ -36,7 +37,6 @@ STORED_HOLE = "-"  # how a window cell is spelt in encode(); blank would be easy
 
 _MOVE_RE = re.compile(r"^\s*([A-Za-z])\s*(\d{1,4})\s*$")
 _RIM_STONES = sum(len(stones) for stones in INITIAL_STONES)
-_COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
 
 # Empty cells nearest the centre first: the prompt suggests the first one still free.
 _CENTRE = named(EXAMPLE)
@@ -97,7 +97,7 @@ def new_state(cells: bytes, last: int = -1) -> LoopholeState:
 
 def win_reason(state: LoopholeState, seat: int) -> str:
     masks = state.loops(seat)
-    return f"{SEATS[seat]} has {_COUNT_WORDS[len(masks)]} distinct loops: {describe_loops(masks)}."
+    return f"{SEATS[seat]} has {number_word(len(masks))} distinct loops: {describe_loops(masks)}."
 
 
 class Loophole(Game[LoopholeState, Placement]):

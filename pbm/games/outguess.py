@@ -22,6 +22,7 @@ from pbm.games.outguess_notation import (
     read_line,
     square_at,
 )
+from pbm.games.text import and_list, or_list, plural
 
 SEATS = ("White", "Black")
 LETTERS = ("W", "B")
@@ -70,16 +71,6 @@ def step_targets(square: int, heads: bool) -> list[int]:
 
 def orthogonal(square: int) -> list[int]:
     return step_targets(square, heads=False) + step_targets(square, heads=True)
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def names(squares: list[int]) -> str:
-    """'B7', 'B7 or C8', 'B7, C8 or D7'."""
-    labels = [cell_name(s) for s in squares]
-    return labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} or {labels[-1]}"
 
 
 @dataclass(frozen=True)
@@ -223,7 +214,7 @@ def _check_step(sim: _Sim, item: StepItem, number: int) -> Step:
             side = "heads" if piece.heads else "tails"
             raise IllegalMove(
                 f"{head} the piece on {where} is {side} up, and a {side} piece steps {way}"
-                f" only (to {names(targets)})."
+                f" only (to {or_list(map(cell_name, targets))})."
             )
         raise IllegalMove(
             f"{head} a step goes to a neighbouring square; {to} is not next to {where}."
@@ -253,13 +244,13 @@ def _check_drop(sim: _Sim, item: DropItem, number: int) -> Drop:
         if item.anchor not in anchors:
             raise IllegalMove(
                 f"{head} {cell_name(item.anchor)} holds none of your tails pieces next to"
-                f" {where}; the drop can be anchored on {names(anchors)}."
+                f" {where}; the drop can be anchored on {or_list(map(cell_name, anchors))}."
             )
         anchor = item.anchor
     elif len(anchors) > 1:
         example = f"+{where}{'h' if item.heads else 't'}/{cell_name(anchors[0])}"
         raise IllegalMove(
-            f"{head} the tails pieces on {names(anchors).replace(' or ', ' and ')} could each"
+            f"{head} the tails pieces on {and_list(map(cell_name, anchors))} could each"
             f" anchor this drop; name one, e.g. `{example}`."
         )
     else:

@@ -12,6 +12,7 @@ from pbm.games.pipeline_state import (
     PipeReadings,
     State,
 )
+from pbm.games.text import and_list
 
 
 PIPE_LEGEND = "Pipelines: H head, T tail, * hole, o pipe, . no pipe; liquid flows H to T."
@@ -53,7 +54,7 @@ def _pipe_lines(state: State, viewer: Viewer) -> list[str]:
         label = f"Your pipeline ({name})" if seat == viewer else f"{name}'s pipeline"
         if pipe is not None and (over or seat == viewer):
             lines.append(f"{label}: {pipe.notation()}")
-            lines.append(f"  with its holes on {_and(pipe.sorted_holes())}.")
+            lines.append(f"  with its holes on {and_list(pipe.sorted_holes())}.")
         elif pipe is None:
             lines.append(f"{label}: not sent yet.")
         elif state.phase is Phase.PIPES:
@@ -61,10 +62,6 @@ def _pipe_lines(state: State, viewer: Viewer) -> list[str]:
         else:
             lines.append(f"{label}: secret until the game ends.")
     return lines
-
-
-def _and(words: list[str]) -> str:
-    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _supply_line(state: State) -> str:

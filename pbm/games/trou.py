@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from pbm.games.base import Game, GameInfo, IllegalMove, InvalidMove, Outcome, Viewer
+from pbm.games.text import and_list, or_list, plural
 
 SIZE = 3
 COLUMNS = "ABC"
@@ -191,10 +192,6 @@ def scoring(state: TrouState) -> Scoring | None:
     return Scoring(hole, tuple(beside))
 
 
-def _pawns(count: int) -> str:
-    return f"{count} pawn" if count == 1 else f"{count} pawns"
-
-
 def decide(score: Scoring) -> Outcome:
     """Fewer own pawns beside the hole wins; then the smaller sum; then nobody."""
     red, black = (score.count(0), score.count(1))
@@ -206,16 +203,17 @@ def decide(score: Scoring) -> Outcome:
         )
         return Outcome(frozenset({winner}), reason)
     red_sum, black_sum = score.total(0), score.total(1)
+    pawns = plural(red, "pawn")
     if red_sum != black_sum:
         winner = 0 if red_sum < black_sum else 1
         reason = (
-            f"Both have {_pawns(red)} beside the hole and {SEATS[winner]}'s sum is smaller "
+            f"Both have {pawns} beside the hole and {SEATS[winner]}'s sum is smaller "
             f"({score.total(winner)} against {score.total(1 - winner)})."
         )
         return Outcome(frozenset({winner}), reason)
     return Outcome(
         frozenset(),
-        f"Both have {_pawns(red)} beside the hole with the same sum ({red_sum}): no winner.",
+        f"Both have {pawns} beside the hole with the same sum ({red_sum}): no winner.",
     )
 
 
@@ -274,7 +272,7 @@ class Trou(Game[TrouState, Placement]):
             values = allowed_values(state, cell, seat)
             if values:
                 groups.setdefault(values, []).append(cell.name)
-        parts = [f"{_or_list(values)} on {' '.join(cells)}" for values, cells in groups.items()]
+        parts = [f"{or_list(values)} on {' '.join(cells)}" for values, cells in groups.items()]
         return "You may place " + "; ".join(parts) + "."
 
     # ----- showing --------------------------------------------------------------------
@@ -337,7 +335,7 @@ def _check(state: TrouState, seat: int, value: int, cell: Cell) -> None:
     if value not in state.pawns_left(seat):
         placed_at = state.where(seat, value)
         where = f" on {placed_at.name}" if placed_at else ""
-        left = _and_list(state.pawns_left(seat))
+        left = and_list(state.pawns_left(seat)) or "none"
         raise IllegalMove(
             f"Your pawn {value} is already{where}; you have {left} left to place."
         )
@@ -379,18 +377,9 @@ def _scoring_lines(score: Scoring) -> list[str]:
         values = [str(p.value) for _, p in score.beside if p.seat == seat]
         total = str(score.total(seat))
         summed = "+".join(values) + " = " + total if len(values) > 1 else total
-        lines.append(f"{name + ':':<7}{_pawns(score.count(seat))} beside the hole, sum {summed}")
+        pawns = plural(score.count(seat), "pawn")
+        lines.append(f"{name + ':':<7}{pawns} beside the hole, sum {summed}")
     return lines
-
-
-def _and_list(values: tuple[int, ...]) -> str:
-    words = [str(v) for v in values] or ["none"]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _or_list(values: tuple[int, ...]) -> str:
-    words = [str(v) for v in values]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 # A finished game for the help page: the source's second scoring example (Red wins).
