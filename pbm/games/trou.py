@@ -7,10 +7,12 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from pbm.games.base import Game, GameInfo, IllegalMove, InvalidMove, Outcome, Viewer
+from pbm.games.grid import Cell, Grid
 from pbm.games.text import and_list, or_list, plural
 
 SIZE = 3
-COLUMNS = "ABC"
+GRID = Grid(SIZE, SIZE)
+COLUMNS = GRID.letters
 VALUES = (1, 2, 3, 4)
 SEATS = ("Red", "Black")
 COLOUR_LETTERS = ("R", "B")
@@ -20,36 +22,7 @@ EXAMPLE = "3B2"
 _MOVE_RE = re.compile(r"^\s*([0-9]+)\s*([A-Za-z])\s*([0-9]+)\s*$")
 
 
-@dataclass(frozen=True, order=True)
-class Cell:
-    """A square of the grid; col 0 is column A, row 0 is row 1 (the top row)."""
-
-    col: int
-    row: int
-
-    @property
-    def name(self) -> str:
-        return f"{COLUMNS[self.col]}{self.row + 1}"
-
-    @property
-    def index(self) -> int:
-        return self.row * SIZE + self.col
-
-    def side_neighbours(self) -> Iterator[Cell]:
-        for dc, dr in ((0, -1), (-1, 0), (1, 0), (0, 1)):
-            yield from _on_board(self.col + dc, self.row + dr)
-
-    def corner_neighbours(self) -> Iterator[Cell]:
-        for dc, dr in ((-1, -1), (1, -1), (-1, 1), (1, 1)):
-            yield from _on_board(self.col + dc, self.row + dr)
-
-
-def _on_board(col: int, row: int) -> Iterator[Cell]:
-    if 0 <= col < SIZE and 0 <= row < SIZE:
-        yield Cell(col, row)
-
-
-CELLS: tuple[Cell, ...] = tuple(Cell(c, r) for r in range(SIZE) for c in range(SIZE))
+CELLS = GRID.cells
 
 
 @dataclass(frozen=True)
@@ -84,7 +57,7 @@ class TrouState:
     board: tuple[Pawn | None, ...] = (None,) * (SIZE * SIZE)
 
     def at(self, cell: Cell) -> Pawn | None:
-        return self.board[cell.index]
+        return self.board[GRID.index(cell)]
 
     @property
     def placed(self) -> int:
@@ -156,7 +129,7 @@ def parity_word(parity: int) -> str:
 def requirements(state: TrouState, cell: Cell) -> list[Requirement]:
     """What every occupied neighbour of `cell` demands, sides first, whatever its colour."""
     found = []
-    sides, corners = cell.side_neighbours(), cell.corner_neighbours()
+    sides, corners = GRID.side_neighbours(cell), GRID.corner_neighbours(cell)
     for by_side, neighbours in ((True, sides), (False, corners)):
         for neighbour in neighbours:
             pawn = state.at(neighbour)
@@ -166,7 +139,7 @@ def requirements(state: TrouState, cell: Cell) -> list[Requirement]:
 
 
 def touches_a_pawn(state: TrouState, cell: Cell) -> bool:
-    neighbours = [*cell.side_neighbours(), *cell.corner_neighbours()]
+    neighbours = [*GRID.side_neighbours(cell), *GRID.corner_neighbours(cell)]
     return any(state.at(n) is not None for n in neighbours)
 
 
@@ -185,7 +158,7 @@ def scoring(state: TrouState) -> Scoring | None:
     if hole is None:
         return None
     beside = []
-    for cell in hole.side_neighbours():
+    for cell in GRID.side_neighbours(hole):
         pawn = state.at(cell)
         assert pawn is not None  # all eight other cells are filled at the end
         beside.append((cell, pawn))
@@ -245,7 +218,7 @@ class Trou(Game[TrouState, Placement]):
 
     def play(self, state: TrouState, seat: int, move: Placement) -> TrouState:
         board = list(state.board)
-        board[move.cell.index] = Pawn(seat, move.value)
+        board[GRID.index(move.cell)] = Pawn(seat, move.value)
         return TrouState(tuple(board))
 
     def notation(self, move: Placement) -> str:
@@ -319,11 +292,12 @@ def _read(text: str) -> tuple[int, Cell]:
     value, letter, row = int(match[1]), match[2].upper(), int(match[3])
     if value not in VALUES:
         raise IllegalMove(f"There is no pawn {value}: each player's pawns are 1, 2, 3 and 4.")
-    if letter not in COLUMNS or not 1 <= row <= SIZE:
+    cell = GRID.at(letter, row)
+    if cell is None:
         raise IllegalMove(
             f"There is no cell {letter}{row}: the board has columns A to C and rows 1 to 3."
         )
-    return value, Cell(COLUMNS.index(letter), row - 1)
+    return value, cell
 
 
 def _check(state: TrouState, seat: int, value: int, cell: Cell) -> None:
