@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from pbm.games.base import IllegalMove, InvalidMove
 from pbm.games.pipeline import GAME
-from pbm.games.pipeline_flow import (
+from pbm.games.pipeline.flow import (
     CELLS,
     Colour,
     Pipe,
@@ -24,8 +24,8 @@ from pbm.games.pipeline_flow import (
     random_pipe,
     readings,
 )
-from pbm.games.pipeline_state import Phase, State, SubmitPipe
-from pbm.games.pipeline_view import EXAMPLE_PAWNS, EXAMPLE_PIPE
+from pbm.games.pipeline.state import Phase, State, SubmitPipe
+from pbm.games.pipeline.view import EXAMPLE_PAWNS, EXAMPLE_PIPE
 from tests.games.playout import random_playout, replay
 
 B, Y, W = Colour.BLUE, Colour.YELLOW, Colour.WHITE

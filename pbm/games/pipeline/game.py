@@ -1,4 +1,4 @@
-"""Pipeline: find the three holes in the opponent's secret pipeline by probing it with liquid."""
+"""Pipeline's rule module: reading and checking moves, playing them, storing the state."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from itertools import combinations
 from typing import Any
 
 from pbm.games.base import Game, GameInfo, IllegalMove, InvalidMove, Outcome, Viewer
-from pbm.games.pipeline_flow import (
+from pbm.games.pipeline.flow import (
     CELLS,
     HOLES,
     PAWN_COUNTS,
@@ -24,7 +24,7 @@ from pbm.games.pipeline_flow import (
     random_pipe,
     readings,
 )
-from pbm.games.pipeline_state import (
+from pbm.games.pipeline.state import (
     SEATS,
     Entry,
     Guess,
@@ -39,7 +39,7 @@ from pbm.games.pipeline_state import (
     SubmitPipe,
     set_seat,
 )
-from pbm.games.pipeline_view import help_figures, render_lines
+from pbm.games.pipeline.view import help_figures, render_lines
 from pbm.games.text import and_list, number_word, plural
 
 PIPE_EXAMPLE = "B2-B3*-C3*-D3-D4*-C4"
@@ -245,6 +245,8 @@ def _parse_guess(state: State, seat: int, text: str) -> Guess:
 
 
 class Pipeline(Game[State, Move]):
+    """The rule module; stateless, one instance registered as GAME."""
+
     info = GameInfo(
         name="pipeline",
         title="Pipeline",
@@ -443,7 +445,7 @@ class Pipeline(Game[State, Move]):
         return "\n".join(render_lines(state, viewer)) + "\n"
 
     def help_figures(self) -> dict[str, str]:
-        return {name: "\n".join(lines) for name, lines in help_figures().items()}
+        return help_figures()
 
 
 def _guessable(state: State) -> list[str]:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pbm.games.base import Viewer
-from pbm.games.pipeline_draw import draw_board, draw_liquid, draw_pipe, side_by_side, titled
-from pbm.games.pipeline_flow import Colour, Pipe, readings
-from pbm.games.pipeline_state import (
+from pbm.games.pipeline.draw import draw_board, draw_liquid, draw_pipe, side_by_side, titled
+from pbm.games.pipeline.flow import Colour, Pipe, readings
+from pbm.games.pipeline.state import (
     SEATS,
     GuessEntry,
     Phase,
@@ -129,8 +129,8 @@ EXAMPLE_PAWNS = {
 }
 
 
-def help_figures() -> dict[str, list[str]]:
-    """The drawings for the help page's [[marks]], line by line."""
+def help_figures() -> dict[str, str]:
+    """The drawings for the help page's [[example]] and [[example-readings]] marks."""
     example = readings(EXAMPLE_PIPE, EXAMPLE_PAWNS)
     figures = side_by_side(
         [
@@ -144,4 +144,4 @@ def help_figures() -> dict[str, list[str]]:
         f"{'White pawn on':<16}" + "".join(f"{cell:<8}" for cell, _ in example),
         f"{'reads':<16}" + "".join(f"{r.value:<8}" for _, r in example),
     ]
-    return {"example": figures, "example-readings": [line.rstrip() for line in table]}
+    return {"example": "\n".join(figures), "example-readings": "\n".join(map(str.rstrip, table))}

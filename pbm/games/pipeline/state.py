@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from pbm.games.pipeline_flow import PAWN_COUNTS, Colour, Pipe, Reading
+from pbm.games.pipeline.flow import PAWN_COUNTS, Colour, Pipe, Reading
 
 SEATS = ("Head", "Tail")
 
