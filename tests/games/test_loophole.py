@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from pbm.bench_loophole import run as run_bench
 from pbm.games.base import Game, IllegalMove, InvalidMove
-from pbm.games.loophole import (
+from pbm.games.loophole.game import (
     GAME,
     HELP_DIAGRAMS,
     LoopholeState,
@@ -25,7 +25,7 @@ from pbm.games.loophole import (
     position,
     status_lines,
 )
-from pbm.games.loophole_board import find, named
+from pbm.games.loophole.board import find, named
 from tests.games.playout import random_playout, replay
 
 BLACK, WHITE = 0, 1

@@ -62,6 +62,5 @@ def test_a_game_imports_only_its_own_modules_and_the_shared_toolkit(name):
     others = [
         m for m in out.stdout.split()
         if m not in shared and m != module and not m.startswith(module + ".")
-        and not m.startswith(module + "_")  # a companion module such as trou_... or loophole_board
     ]
     assert others == []

@@ -16,7 +16,7 @@ from pbm.games import registry
 from pbm.games.loophole import GAME as LOOPHOLE
 from pbm.games.outguess import GAME as OUTGUESS
 from pbm.games.outguess import SEATS as OUTGUESS_SEATS
-from pbm.games.outguess_notation import cell_name
+from pbm.games.outguess.notation import cell_name
 from pbm.games.pipeline import GAME as PIPELINE
 from pbm.games.pipeline.flow import HOLES
 from pbm.games.pipeline.state import Guess, SubmitPipe

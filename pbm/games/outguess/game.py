@@ -1,4 +1,4 @@
-"""Outguess: make your moves while the opponent secretly guesses which piece you will move."""
+"""Outguess's rule module: checking a whole move line, playing it, showing the board."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterator, Sequence
 
 from pbm.games.base import Game, GameInfo, IllegalMove, Outcome, Viewer
-from pbm.games.outguess_notation import (
+from pbm.games.outguess.notation import (
     COLUMNS,
     SIZE,
     Action,

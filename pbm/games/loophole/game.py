@@ -1,4 +1,4 @@
-"""Loophole (Mark Steere, 2008): make two distinct loops through the board's three nodes."""
+"""Loophole's rule module: placing stones, finding the winner, the board as text."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
 from pbm.games.base import Game, GameInfo, IllegalMove, InvalidMove, Outcome, Viewer
-from pbm.games.loophole_board import (
+from pbm.games.loophole.board import (
     CELL_COUNT,
     COLUMNS,
     EMPTY,
@@ -50,7 +50,7 @@ _BY_CENTRE = tuple(
 
 @dataclass(frozen=True)
 class Placement:
-    """A move: put the mover's stone on `cell` (a cell index, see loophole_board.index)."""
+    """A move: put the mover's stone on `cell` (a cell index, see board.index)."""
 
     cell: int
 
