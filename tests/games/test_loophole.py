@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbm.bench_loophole import run as run_bench
+from pbm.bench.loophole import run as run_bench
 from pbm.games.base import Game, IllegalMove, InvalidMove
 from pbm.games.loophole.game import (
     GAME,

@@ -30,7 +30,8 @@ ADDRESS = "pbm@bench.test"
 PLAYERS = [("alice", "secret-a", "alice@bench.test"), ("bob", "secret-b", "bob@bench.test")]
 
 
-def _mail(sender: str, subject: str) -> bytes:
+def player_mail(sender: str, subject: str) -> bytes:
+    """A command mail as a player sends it: the command in the Subject, a fresh Message-ID."""
     message = EmailMessage()
     message["From"] = sender
     message["To"] = ADDRESS
@@ -57,7 +58,7 @@ def workload(boards: int, moves_per_board: int, seed: int,
             userid, password, address = PLAYERS[seat]
             text = LOOPHOLE.notation(move)
             subject = f"loophole move {101 + index} {userid} {password} {text}"
-            mails.append((address, _mail(address, subject)))
+            mails.append((address, player_mail(address, subject)))
             state = LOOPHOLE.play(state, seat, move)
         per_board.append(mails)
     streams: list[list[tuple[str, bytes]]] = [[] for _ in range(connections)]
@@ -137,8 +138,9 @@ def run(boards: int = 10, moves_per_board: int = 100, seed: int = 1,
         folder = Path(tmp)
         process, port = _start_server(folder)
         try:
-            setup = [(a, _mail(a, f"signup {u} {p}")) for u, p, a in PLAYERS]
-            setup += [(PLAYERS[0][2], _mail(PLAYERS[0][2], "loophole challenge alice bob"))
+            setup = [(a, player_mail(a, f"signup {u} {p}")) for u, p, a in PLAYERS]
+            challenger = PLAYERS[0][2]
+            setup += [(challenger, player_mail(challenger, "loophole challenge alice bob"))
                       for _ in range(boards)]
             _send_all(port, setup)
             seconds = _send_parallel(port, streams)
