@@ -36,7 +36,8 @@ def test_parse_reads_a_number_and_refuses_the_rest():
 
 def test_the_seeker_wins_by_naming_the_number_the_hider_after_three_misses():
     assert GAME.result(played("6", "3")) is None
-    assert GAME.result(played("6", "3", "6")) == Outcome(frozenset({SEEKER}), "The Seeker found 6.")
+    found = GAME.result(played("6", "3", "6"))
+    assert found == Outcome(frozenset({SEEKER}), "The Seeker found 6.")
     missed = GAME.result(played("6", "3", "8", "7"))
     assert missed == Outcome(frozenset({HIDER}), "The Seeker did not find 6 in 3 guesses.")
     assert GAME.to_move(played("6", "3", "6")) == frozenset()
