@@ -178,8 +178,8 @@ class Game(ABC, Generic[State, Move]):
     def help_template(self) -> str:
         """The help page as written, with its [[figure]] marks; by default pbm/help/<name>.txt.
 
-        Only a game that ships outside pbm (a plugin, a test) overrides this: the name is
-        looked up among the pages shipped, never joined into a path.
+        A game shipped outside pbm (a plugin, a test game) has no page there and overrides
+        this. load_page() looks the name up among the pages shipped, never joining a path.
         """
         from pbm.help import load_page  # lazily: `pbm process` rarely needs a help page
 
@@ -208,8 +208,9 @@ _MARK_LINE = re.compile(r"^(?P<indent>[ \t]*)\[\[(?P<name>[^\[\]\n]+)\]\][ \t]*$
 _ANY_MARK = re.compile(r"\[\[[^\[\]\n]*\]\]")
 
 
-def fill_figures(template: str, figures: Mapping[str, str], page: str = "a") -> str:
-    """`template` with each [[name]] line replaced by figure `name`, indented like the mark.
+def fill_figures(template: str, figures: Mapping[str, str], page: str) -> str:
+    """Help page `page` from its template: each [[name]] line becomes figure `name`, indented
+    like the mark; the figure's trailing newline and its lines' trailing blanks are dropped.
 
     A mark with no figure, a mark that does not stand alone on its line, and a figure no
     mark uses are all errors: each means the page and the code have drifted apart.

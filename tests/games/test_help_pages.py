@@ -32,7 +32,7 @@ def test_no_game_fills_its_page_by_hand(name):
 
 
 def test_a_figure_takes_the_marks_indentation_and_loses_trailing_blanks():
-    page = fill_figures("Before:\n\n    [[board]]\n\nAfter.\n", {"board": "A B\n\n1 x  \n"})
+    page = fill_figures("Before:\n\n    [[board]]\n\nAfter.\n", {"board": "A B\n\n1 x  \n"}, "toy")
     assert page == "Before:\n\n    A B\n\n    1 x\n\nAfter.\n"
 
 
@@ -52,4 +52,4 @@ def test_a_figure_without_a_mark_is_an_error():
 
 
 def test_a_figure_may_contain_brackets_itself():
-    assert fill_figures("[[f]]\n", {"f": "[[not a mark]]"}) == "[[not a mark]]\n"
+    assert fill_figures("[[f]]\n", {"f": "[[not a mark]]"}, "toy") == "[[not a mark]]\n"
