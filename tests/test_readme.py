@@ -20,3 +20,26 @@ def test_readme_opens_with_server_and_test_commands():
 def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert _commands()[1] in [line.strip() for line in ci]
+
+
+def test_the_example_game_in_readme_is_the_one_the_tests_play():
+    """Each excerpt under 'Adding a game' appears, in order, in tests/games/example_game.py."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Adding a game", 1)[1].split("\n#", 1)[0]
+    source = (ROOT / "tests" / "games" / "example_game.py").read_text(encoding="utf-8")
+    lines = source.splitlines()
+    excerpts: list[list[str]] = [[]]  # code blocks in the numbered list are indented 7
+    for line in section.splitlines():
+        if line.startswith(" " * 7):
+            excerpts[-1].append(line[7:])
+        elif line.strip():
+            excerpts.append([])
+    excerpts = [block for block in excerpts if block]
+    assert len(excerpts) == 2 and sum(map(len, excerpts)) > 20
+    for block in excerpts:
+        at = 0
+        for line in block:
+            if line.strip() in ("", "..."):
+                continue
+            assert line in lines[at:], f"README's example line is not in example_game.py: {line!r}"
+            at = lines.index(line, at) + 1

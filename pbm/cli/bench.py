@@ -17,7 +17,7 @@ def bench() -> None:
 @click.option("--seed", default=1, show_default=True)
 def loophole(games: int, seed: int) -> None:
     """Random Loophole games to the end: moves per second and win-check cost per move."""
-    from pbm.bench_loophole import run
+    from pbm.bench.loophole import run
 
     for key, value in run(games, seed).items():
         click.echo(f"{key:<32}{value}")
@@ -31,7 +31,7 @@ def loophole(games: int, seed: int) -> None:
 @click.option("--seed", default=1, show_default=True)
 def mail(boards: int, moves: int, connections: int, seed: int) -> None:
     """Moves per second through a real `pbm serve`, next to a do-nothing aiosmtpd."""
-    from pbm.bench_mail import run
+    from pbm.bench.mail import run
 
     for key, value in run(boards, moves, seed, connections).items():
         click.echo(f"{key:<32}{value}")

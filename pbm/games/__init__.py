@@ -1,1 +1,1 @@
-"""Rule modules, one per game, and the registry that finds them by name or alias."""
+"""Rule modules (a module or subpackage per game), their shared toolkit, and the registry."""

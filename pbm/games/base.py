@@ -12,9 +12,11 @@ and `move_text` choose what a viewer may see; the mail code never filters anythi
 from __future__ import annotations
 
 import random
+import re
 from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, Iterable, TypeVar
+from typing import Any, Generic, TypeVar, final
 
 State = TypeVar("State")
 Move = TypeVar("Move")
@@ -173,11 +175,66 @@ class Game(ABC, Generic[State, Move]):
         """Inverse of encode()."""
 
     # ----- helping --------------------------------------------------------------------
-    def help_page(self) -> str:
-        """The help page; by default pbm/help/<name>.txt. Games may add rendered diagrams."""
-        from pbm.help import load_page
+    def help_template(self) -> str:
+        """The help page as written, with its [[figure]] marks; by default pbm/help/<name>.txt.
+
+        A game shipped outside pbm (a plugin, a test game) has no page there and overrides
+        this. load_page() looks the name up among the pages shipped, never joining a path.
+        """
+        from pbm.help import load_page  # lazily: `pbm process` rarely needs a help page
 
         return load_page(self.info.name)
+
+    def help_figures(self) -> Mapping[str, str]:
+        """Figure name -> text drawn into the help page where it says [[name]]; none by default.
+
+        Figures come from the rule module itself (render() of a worked example, say), so the
+        page can never show a board the game would draw differently.
+        """
+        return {}
+
+    @final
+    def help_page(self) -> str:
+        """The help page: help_template() with every [[name]] mark filled from help_figures()."""
+        return fill_figures(self.help_template(), self.help_figures(), self.info.name)
+
+
+class HelpTemplateError(ValueError):
+    """A help page and its game's figures disagree: a bug in the game, caught by the tests."""
+
+
+# A mark stands alone on its line; its indentation is put before every line of the figure.
+_MARK_LINE = re.compile(r"^(?P<indent>[ \t]*)\[\[(?P<name>[^\[\]\n]+)\]\][ \t]*$", re.M)
+_ANY_MARK = re.compile(r"\[\[[^\[\]\n]*\]\]")
+
+
+def fill_figures(template: str, figures: Mapping[str, str], page: str) -> str:
+    """Help page `page` from its template: each [[name]] line becomes figure `name`, indented
+    like the mark; the figure's trailing newline and its lines' trailing blanks are dropped.
+
+    A mark with no figure, a mark that does not stand alone on its line, and a figure no
+    mark uses are all errors: each means the page and the code have drifted apart.
+    """
+    used: set[str] = set()
+
+    def figure(match: re.Match[str]) -> str:
+        name, indent = match["name"], match["indent"]
+        if name not in figures:
+            raise HelpTemplateError(
+                f"the {page} help page marks [[{name}]] but has no such figure"
+            )
+        used.add(name)
+        return "\n".join((indent + line).rstrip() for line in figures[name].splitlines())
+
+    filled = _MARK_LINE.sub(figure, template)
+    # Figures are drawn from code and could contain `[[` themselves: look in the template.
+    stray = [m.group() for m in _ANY_MARK.finditer(_MARK_LINE.sub("", template))]
+    if stray:
+        raise HelpTemplateError(f"the {page} help page has {stray[0]} inside a line of text")
+    unused = sorted(set(figures) - used)
+    if unused:
+        raise HelpTemplateError(f"the {page} help page has no mark for figure [[{unused[0]}]]")
+    return filled
 
 
 # A game of any state and move types: what the layers above the rule modules handle.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 from functools import cache
 from importlib.metadata import entry_points
+from typing import Any
 
 from pbm.games.base import Game, UserError
 
@@ -48,17 +49,19 @@ def names() -> list[str]:
 
 
 @cache
-def get(name: str) -> Game:
+def get(name: str) -> Game[Any, Any]:
     """The game registered under this canonical name."""
     if name in BUILTIN:
-        return importlib.import_module(BUILTIN[name]).GAME
-    target = _plugins().get(name)
-    if target is None:
-        raise UnknownGame(f"There is no game called '{name}'.")
+        target = BUILTIN[name]
+    else:
+        found = _plugins().get(name)
+        if found is None:
+            raise UnknownGame(f"There is no game called '{name}'.")
+        target = found
     module_name, _, attr = target.partition(":")
     game = getattr(importlib.import_module(module_name), attr or "GAME")
     if not isinstance(game, Game):
-        raise TypeError(f"entry point {name} = {target} is not a pbm Game")
+        raise TypeError(f"game {name} = {target} is not a pbm Game")
     return game
 
 
@@ -72,7 +75,7 @@ def canonical(word: str) -> str | None:
     return _plugin_aliases().get(word)
 
 
-def lookup(word: str) -> Game:
+def lookup(word: str) -> Game[Any, Any]:
     """The game a command word or alias names; UnknownGame with the list otherwise."""
     name = canonical(word)
     if name is None:

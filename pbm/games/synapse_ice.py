@@ -10,9 +10,11 @@ from enum import Enum
 from typing import Any
 
 from pbm.games.base import Game, GameInfo, IllegalMove, InvalidMove, Outcome, Viewer
+from pbm.games.grid import Cell, Grid
 
-COLUMNS = "ABCDEF"
-ROWS = 5
+GRID = Grid(6, 5)
+COLUMNS = GRID.letters
+ROWS = GRID.rows
 SIZES = (1, 2, 3)
 STASH = 5  # pieces of each size in each player's stash at the start
 SEATS = ("Red", "Green")
@@ -34,9 +36,9 @@ SAMPLE_OPENING = (
     "C5:3E", "F5:1W", "E5:3N", "E2:3W", "B2:2S", "B4:3N", "B1:1E", "C1:3S", "C4:1N",
 )  # fmt: skip
 SAMPLE_PLAY = ("C3:2E", "E3:1E", "F3:1N", "F2:2S", "F4:1W", "E4:3N")
-# Help page placeholder -> placements of the sample played before that diagram: the source's
+# Help page figure -> placements of the sample played before that diagram: the source's
 # first, second and third diagrams and its final situation.
-SAMPLE_DIAGRAMS = {"{sample-1}": 0, "{sample-2}": 1, "{sample-3}": 2, "{sample-4}": 6}
+SAMPLE_DIAGRAMS = {"sample-1": 0, "sample-2": 1, "sample-3": 2, "sample-4": 6}
 
 
 class Direction(Enum):
@@ -74,36 +76,7 @@ _DIRECTION_LETTERS = {
 _SIZE_LETTERS = {"1": 1, "2": 2, "3": 3, "S": 1, "M": 2, "L": 3}
 
 
-@dataclass(frozen=True, order=True)
-class Square:
-    """A board square; col 0 is column A, row 0 is row 1 (the top row)."""
-
-    col: int
-    row: int
-
-    @property
-    def name(self) -> str:
-        return f"{COLUMNS[self.col]}{self.row + 1}"
-
-    @property
-    def on_board(self) -> bool:
-        return 0 <= self.col < len(COLUMNS) and 0 <= self.row < ROWS
-
-    @property
-    def index(self) -> int:
-        return self.row * len(COLUMNS) + self.col
-
-    def pointed(self, size: int, direction: Direction) -> Square:
-        """The square a piece of `size` lying here pointing `direction` points at."""
-        dc, dr = direction.step
-        return Square(self.col + size * dc, self.row + size * dr)
-
-    @classmethod
-    def parse(cls, name: str) -> Square:
-        return cls(COLUMNS.index(name[0].upper()), int(name[1:]) - 1)
-
-
-ALL_SQUARES = tuple(Square(c, r) for r in range(ROWS) for c in range(len(COLUMNS)))
+ALL_SQUARES = GRID.cells
 
 
 @dataclass(frozen=True)
@@ -124,13 +97,14 @@ class Piece:
 class Move:
     """Lay a piece of `size` on `square`, pointing `direction`."""
 
-    square: Square
+    square: Cell
     size: int
     direction: Direction
 
     @property
-    def target(self) -> Square:
-        return self.square.pointed(self.size, self.direction)
+    def target(self) -> Cell:
+        """The square the piece points at (which may be off the board)."""
+        return self.square.step(*self.direction.step, times=self.size)
 
 
 Stash = tuple[int, int, int]  # pieces left of size 1, 2 and 3
@@ -142,12 +116,12 @@ class SynapseState:
 
     board: tuple[Piece | None, ...]
     stashes: tuple[Stash, Stash]
-    forced: Square | None  # where the next piece must go; None before the first move
+    forced: Cell | None  # where the next piece must go; None before the first move
     turn: int  # the seat to place next
     placements: int
 
-    def at(self, square: Square) -> Piece | None:
-        return self.board[square.index]
+    def at(self, square: Cell) -> Piece | None:
+        return self.board[GRID.index(square)]
 
     def left(self, seat: int, size: int) -> int:
         return self.stashes[seat][size - 1]
@@ -192,7 +166,7 @@ class SynapseIce(Game[SynapseState, Move]):
 
     def play(self, state: SynapseState, seat: int, move: Move) -> SynapseState:
         board = list(state.board)
-        board[move.square.index] = Piece(seat, move.size, move.direction)
+        board[GRID.index(move.square)] = Piece(seat, move.size, move.direction)
         stash = list(state.stashes[seat])
         stash[move.size - 1] -= 1
         stashes = list(state.stashes)
@@ -250,13 +224,13 @@ class SynapseIce(Game[SynapseState, Move]):
         header = "     " + "    ".join(COLUMNS)
         lines = [header]
         for row in range(ROWS):
-            cells = "  ".join(self._cell(state, Square(col, row)) for col in range(len(COLUMNS)))
+            cells = "  ".join(self._cell(state, Cell(col, row)) for col in range(len(COLUMNS)))
             lines.append(f"{row + 1:>2}  {cells}  {row + 1}")
         lines += [header, ""]
         return lines
 
     @staticmethod
-    def _cell(state: SynapseState, square: Square) -> str:
+    def _cell(state: SynapseState, square: Cell) -> str:
         piece = state.at(square)
         if piece is not None:
             return piece.code
@@ -291,17 +265,16 @@ class SynapseIce(Game[SynapseState, Move]):
             None if p is None else Piece(p[0], p[1], Direction(p[2])) for p in data["board"]
         )
         red, green = ((s[0], s[1], s[2]) for s in data["stashes"])
-        forced = None if data["forced"] is None else Square.parse(data["forced"])
+        forced = None if data["forced"] is None else GRID.named(data["forced"])
         return SynapseState(board, (red, green), forced, data["turn"], data["placements"])
 
     # ----- helping --------------------------------------------------------------------
-    def help_page(self) -> str:
-        """The help text with the source's sample play drawn by render()."""
-        page = super().help_page()
-        for placeholder, played in SAMPLE_DIAGRAMS.items():
-            state = self._replay(SAMPLE_OPENING + SAMPLE_PLAY[:played])
-            page = page.replace(placeholder, self.render(state, None).rstrip("\n"))
-        return page
+    def help_figures(self) -> dict[str, str]:
+        """The source's sample play, drawn by render()."""
+        return {
+            name: self.render(self._replay(SAMPLE_OPENING + SAMPLE_PLAY[:played]), None)
+            for name, played in SAMPLE_DIAGRAMS.items()
+        }
 
     def _replay(self, texts: Iterable[str]) -> SynapseState:
         """The position after these moves from the empty board (seats alternate)."""
@@ -311,14 +284,14 @@ class SynapseIce(Game[SynapseState, Move]):
         return state
 
     # ----- rules ----------------------------------------------------------------------
-    def _moves_from(self, state: SynapseState, seat: int, square: Square) -> Iterator[Move]:
+    def _moves_from(self, state: SynapseState, seat: int, square: Cell) -> Iterator[Move]:
         for size in SIZES:
             if state.left(seat, size) == 0:
                 continue
             for direction in Direction:
                 move = Move(square, size, direction)
                 target = move.target
-                if target.on_board and state.at(target) is None:
+                if target in GRID and state.at(target) is None:
                     yield move
 
     def _has_move(self, state: SynapseState, seat: int) -> bool:
@@ -338,15 +311,15 @@ class SynapseIce(Game[SynapseState, Move]):
         return Move(move_square, _SIZE_LETTERS[size], _DIRECTION_LETTERS[direction])
 
     @staticmethod
-    def _read_square(state: SynapseState, letter: str | None, number: str | None) -> Square:
+    def _read_square(state: SynapseState, letter: str | None, number: str | None) -> Cell:
         if letter is None or number is None:
             if state.forced is None:
                 raise InvalidMove(
                     f"The first piece may go on any square, so name it, e.g. {EXAMPLE}."
                 )
             return state.forced
-        square = Square(COLUMNS.find(letter) if letter in COLUMNS else -1, int(number) - 1)
-        if not square.on_board:
+        square = GRID.at(letter, int(number))
+        if square is None:
             raise InvalidMove(
                 f"There is no square {letter}{int(number)}: the board has columns A-F and "
                 f"rows 1-5 (e.g. {EXAMPLE})."
@@ -366,7 +339,7 @@ class SynapseIce(Game[SynapseState, Move]):
             )
         what = f"A {_size_word(move.size)} on {move.square.name} pointing {move.direction.word}"
         target = move.target
-        if not target.on_board:
+        if target not in GRID:
             raise IllegalMove(f"{what} would point off the board.")
         occupant = state.at(target)
         if occupant is not None:

@@ -7,9 +7,12 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from pbm.games.base import Game, GameInfo, IllegalMove, InvalidMove, Outcome, Viewer
+from pbm.games.grid import Cell, Grid
+from pbm.games.text import and_list, or_list, plural
 
 SIZE = 3
-COLUMNS = "ABC"
+GRID = Grid(SIZE, SIZE)
+COLUMNS = GRID.letters
 VALUES = (1, 2, 3, 4)
 SEATS = ("Red", "Black")
 COLOUR_LETTERS = ("R", "B")
@@ -19,36 +22,7 @@ EXAMPLE = "3B2"
 _MOVE_RE = re.compile(r"^\s*([0-9]+)\s*([A-Za-z])\s*([0-9]+)\s*$")
 
 
-@dataclass(frozen=True, order=True)
-class Cell:
-    """A square of the grid; col 0 is column A, row 0 is row 1 (the top row)."""
-
-    col: int
-    row: int
-
-    @property
-    def name(self) -> str:
-        return f"{COLUMNS[self.col]}{self.row + 1}"
-
-    @property
-    def index(self) -> int:
-        return self.row * SIZE + self.col
-
-    def side_neighbours(self) -> Iterator[Cell]:
-        for dc, dr in ((0, -1), (-1, 0), (1, 0), (0, 1)):
-            yield from _on_board(self.col + dc, self.row + dr)
-
-    def corner_neighbours(self) -> Iterator[Cell]:
-        for dc, dr in ((-1, -1), (1, -1), (-1, 1), (1, 1)):
-            yield from _on_board(self.col + dc, self.row + dr)
-
-
-def _on_board(col: int, row: int) -> Iterator[Cell]:
-    if 0 <= col < SIZE and 0 <= row < SIZE:
-        yield Cell(col, row)
-
-
-CELLS: tuple[Cell, ...] = tuple(Cell(c, r) for r in range(SIZE) for c in range(SIZE))
+CELLS = GRID.cells
 
 
 @dataclass(frozen=True)
@@ -83,7 +57,7 @@ class TrouState:
     board: tuple[Pawn | None, ...] = (None,) * (SIZE * SIZE)
 
     def at(self, cell: Cell) -> Pawn | None:
-        return self.board[cell.index]
+        return self.board[GRID.index(cell)]
 
     @property
     def placed(self) -> int:
@@ -155,7 +129,7 @@ def parity_word(parity: int) -> str:
 def requirements(state: TrouState, cell: Cell) -> list[Requirement]:
     """What every occupied neighbour of `cell` demands, sides first, whatever its colour."""
     found = []
-    sides, corners = cell.side_neighbours(), cell.corner_neighbours()
+    sides, corners = GRID.side_neighbours(cell), GRID.corner_neighbours(cell)
     for by_side, neighbours in ((True, sides), (False, corners)):
         for neighbour in neighbours:
             pawn = state.at(neighbour)
@@ -165,7 +139,7 @@ def requirements(state: TrouState, cell: Cell) -> list[Requirement]:
 
 
 def touches_a_pawn(state: TrouState, cell: Cell) -> bool:
-    neighbours = [*cell.side_neighbours(), *cell.corner_neighbours()]
+    neighbours = [*GRID.side_neighbours(cell), *GRID.corner_neighbours(cell)]
     return any(state.at(n) is not None for n in neighbours)
 
 
@@ -184,15 +158,11 @@ def scoring(state: TrouState) -> Scoring | None:
     if hole is None:
         return None
     beside = []
-    for cell in hole.side_neighbours():
+    for cell in GRID.side_neighbours(hole):
         pawn = state.at(cell)
         assert pawn is not None  # all eight other cells are filled at the end
         beside.append((cell, pawn))
     return Scoring(hole, tuple(beside))
-
-
-def _pawns(count: int) -> str:
-    return f"{count} pawn" if count == 1 else f"{count} pawns"
 
 
 def decide(score: Scoring) -> Outcome:
@@ -206,16 +176,17 @@ def decide(score: Scoring) -> Outcome:
         )
         return Outcome(frozenset({winner}), reason)
     red_sum, black_sum = score.total(0), score.total(1)
+    pawns = plural(red, "pawn")
     if red_sum != black_sum:
         winner = 0 if red_sum < black_sum else 1
         reason = (
-            f"Both have {_pawns(red)} beside the hole and {SEATS[winner]}'s sum is smaller "
+            f"Both have {pawns} beside the hole and {SEATS[winner]}'s sum is smaller "
             f"({score.total(winner)} against {score.total(1 - winner)})."
         )
         return Outcome(frozenset({winner}), reason)
     return Outcome(
         frozenset(),
-        f"Both have {_pawns(red)} beside the hole with the same sum ({red_sum}): no winner.",
+        f"Both have {pawns} beside the hole with the same sum ({red_sum}): no winner.",
     )
 
 
@@ -247,7 +218,7 @@ class Trou(Game[TrouState, Placement]):
 
     def play(self, state: TrouState, seat: int, move: Placement) -> TrouState:
         board = list(state.board)
-        board[move.cell.index] = Pawn(seat, move.value)
+        board[GRID.index(move.cell)] = Pawn(seat, move.value)
         return TrouState(tuple(board))
 
     def notation(self, move: Placement) -> str:
@@ -274,7 +245,7 @@ class Trou(Game[TrouState, Placement]):
             values = allowed_values(state, cell, seat)
             if values:
                 groups.setdefault(values, []).append(cell.name)
-        parts = [f"{_or_list(values)} on {' '.join(cells)}" for values, cells in groups.items()]
+        parts = [f"{or_list(values)} on {' '.join(cells)}" for values, cells in groups.items()]
         return "You may place " + "; ".join(parts) + "."
 
     # ----- showing --------------------------------------------------------------------
@@ -306,10 +277,8 @@ class Trou(Game[TrouState, Placement]):
         return TrouState(board)
 
     # ----- helping --------------------------------------------------------------------
-    def help_page(self) -> str:
-        from pbm.help import load_page
-
-        return load_page(self.info.name).replace(HELP_EXAMPLE_MARK, help_example_board())
+    def help_figures(self) -> dict[str, str]:
+        return {"finished board": self.render(help_example_state(), None)}
 
 
 def _read(text: str) -> tuple[int, Cell]:
@@ -323,11 +292,12 @@ def _read(text: str) -> tuple[int, Cell]:
     value, letter, row = int(match[1]), match[2].upper(), int(match[3])
     if value not in VALUES:
         raise IllegalMove(f"There is no pawn {value}: each player's pawns are 1, 2, 3 and 4.")
-    if letter not in COLUMNS or not 1 <= row <= SIZE:
+    cell = GRID.at(letter, row)
+    if cell is None:
         raise IllegalMove(
             f"There is no cell {letter}{row}: the board has columns A to C and rows 1 to 3."
         )
-    return value, Cell(COLUMNS.index(letter), row - 1)
+    return value, cell
 
 
 def _check(state: TrouState, seat: int, value: int, cell: Cell) -> None:
@@ -339,7 +309,7 @@ def _check(state: TrouState, seat: int, value: int, cell: Cell) -> None:
     if value not in state.pawns_left(seat):
         placed_at = state.where(seat, value)
         where = f" on {placed_at.name}" if placed_at else ""
-        left = _and_list(state.pawns_left(seat))
+        left = and_list(state.pawns_left(seat)) or "none"
         raise IllegalMove(
             f"Your pawn {value} is already{where}; you have {left} left to place."
         )
@@ -381,32 +351,22 @@ def _scoring_lines(score: Scoring) -> list[str]:
         values = [str(p.value) for _, p in score.beside if p.seat == seat]
         total = str(score.total(seat))
         summed = "+".join(values) + " = " + total if len(values) > 1 else total
-        lines.append(f"{name + ':':<7}{_pawns(score.count(seat))} beside the hole, sum {summed}")
+        pawns = plural(score.count(seat), "pawn")
+        lines.append(f"{name + ':':<7}{pawns} beside the hole, sum {summed}")
     return lines
-
-
-def _and_list(values: tuple[int, ...]) -> str:
-    words = [str(v) for v in values] or ["none"]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _or_list(values: tuple[int, ...]) -> str:
-    words = [str(v) for v in values]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 # A finished game for the help page: the source's second scoring example (Red wins).
 HELP_EXAMPLE_MOVES = ("1B2", "4C2", "2B1", "2B3", "4A2", "3C3", "3A3", "1A1")
-HELP_EXAMPLE_MARK = "[[finished board]]"
 
 
-def help_example_board() -> str:
-    """render() of HELP_EXAMPLE_MOVES played out, indented as in the help text."""
+def help_example_state() -> TrouState:
+    """HELP_EXAMPLE_MOVES played out from the empty board."""
     state = GAME.start({}, 0)
     for text in HELP_EXAMPLE_MOVES:
         seat = state.seat_to_move
         state = GAME.play(state, seat, GAME.parse(state, seat, text))
-    return "\n".join(("    " + line).rstrip() for line in GAME.render(state, None).splitlines())
+    return state
 
 
 GAME = Trou()

@@ -223,7 +223,7 @@ class Tally(Game[TallyState, int]):
     def decode(self, data):
         return TallyState(tuple(data))
 
-    def help_page(self):
+    def help_template(self):
         return "Help For Tally\n"
 
 

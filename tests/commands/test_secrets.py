@@ -54,12 +54,12 @@ from pbm.context import Reply
 from pbm.db.models import Address, User
 from pbm.games.outguess import GAME as OUTGUESS
 from pbm.games.outguess import SEATS as OUTGUESS_SEATS
-from pbm.games.outguess import OutguessState, _pieces_of, _Sim, goal_row, row_of
-from pbm.games.outguess_notation import Turn, cell_name
+from pbm.games.outguess.game import OutguessState, _pieces_of, _Sim, goal_row, row_of
+from pbm.games.outguess.notation import Turn, cell_name
 from pbm.games.pipeline import GAME as PIPELINE
-from pbm.games.pipeline_draw import draw_pipe
-from pbm.games.pipeline_flow import Pipe, random_pipe, readings
-from pbm.games.pipeline_state import Guess, Probe, State, SubmitPipe
+from pbm.games.pipeline.draw import draw_pipe
+from pbm.games.pipeline.flow import Pipe, random_pipe, readings
+from pbm.games.pipeline.state import Guess, Probe, State, SubmitPipe
 from tests.commands.conftest import ALICE, BOB, CAROL, PW, STRANGER, Runner
 
 PIPELINE_GAMES = 30

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbm.bench_loophole import run as run_bench
+from pbm.bench.loophole import run as run_bench
 from pbm.games.base import Game, IllegalMove, InvalidMove
-from pbm.games.loophole import (
+from pbm.games.loophole.game import (
     GAME,
     HELP_DIAGRAMS,
     LoopholeState,
@@ -25,7 +25,7 @@ from pbm.games.loophole import (
     position,
     status_lines,
 )
-from pbm.games.loophole_board import find, named
+from pbm.games.loophole.board import find, named
 from tests.games.playout import random_playout, replay
 
 BLACK, WHITE = 0, 1
@@ -573,17 +573,17 @@ def test_help_page_layout_and_diagrams():
 
 
 @pytest.mark.parametrize(
-    "mark, black_loops, white_loops",
+    "name, black_loops, white_loops",
     [
-        ("[[start]]", loops(), loops()),
-        ("[[single]]", loops("C"), loops("W1")),
-        ("[[double]]", loops("C W1"), loops()),
-        ("[[triple]]", loops("C W1 W2"), loops()),
-        ("[[win]]", loops("C", "W1", "C W1"), loops()),
+        ("start", loops(), loops()),
+        ("single", loops("C"), loops("W1")),
+        ("double", loops("C W1"), loops()),
+        ("triple", loops("C W1 W2"), loops()),
+        ("win", loops("C", "W1", "C W1"), loops()),
     ],
 )
-def test_help_diagrams_show_what_the_text_says(mark, black_loops, white_loops):
-    state = position(*HELP_DIAGRAMS[mark])
+def test_help_diagrams_show_what_the_text_says(name, black_loops, white_loops):
+    state = position(*HELP_DIAGRAMS[name])
     assert_loops(state, BLACK, black_loops)
     assert_loops(state, WHITE, white_loops)
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbm.games.base import IllegalMove, InvalidMove
-from pbm.games.outguess import (
+from pbm.games.outguess.game import (
     GAME,
     HELP_GAME,
     HELP_WORKED_LINE,
@@ -21,7 +21,7 @@ from pbm.games.outguess import (
     board_lines,
     help_worked_turn,
 )
-from pbm.games.outguess_notation import Drop, Step, Turn
+from pbm.games.outguess.notation import Drop, Step, Turn
 from tests.games.playout import random_playout, replay
 
 WHITE, BLACK = 0, 1

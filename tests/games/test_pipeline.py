@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from pbm.games.base import IllegalMove, InvalidMove
 from pbm.games.pipeline import GAME
-from pbm.games.pipeline_flow import (
+from pbm.games.pipeline.flow import (
     CELLS,
     Colour,
     Pipe,
@@ -24,8 +24,8 @@ from pbm.games.pipeline_flow import (
     random_pipe,
     readings,
 )
-from pbm.games.pipeline_state import Phase, State, SubmitPipe
-from pbm.games.pipeline_view import EXAMPLE_PAWNS, EXAMPLE_PIPE
+from pbm.games.pipeline.state import Phase, State, SubmitPipe
+from pbm.games.pipeline.view import EXAMPLE_PAWNS, EXAMPLE_PIPE
 from tests.games.playout import random_playout, replay
 
 B, Y, W = Colour.BLUE, Colour.YELLOW, Colour.WHITE
@@ -670,7 +670,7 @@ def test_help_page_draws_the_worked_example():
     assert lines[0] == "Help For Pipeline"
     for section in ("Introduction", "Rules", "Move notation", "References"):
         assert section in lines
-    assert "{{" not in page and "}}" not in page
+    assert "[[" not in page and "]]" not in page
     assert "pipeline challenge userid1 userid2" in page
     assert EXAMPLE_PIPE.notation() in page
     assert "  1 | H W |     |     | T   |    1  H   .   .   T    1  o   .   .   o" in lines

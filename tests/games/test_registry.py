@@ -45,3 +45,22 @@ def test_a_non_game_command_imports_no_rule_module():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "['pbm.games.base', 'pbm.games.registry']"
+
+
+@pytest.mark.parametrize("name", sorted(registry.BUILTIN))
+def test_a_game_imports_only_its_own_modules_and_the_shared_toolkit(name):
+    """A game split into several modules (a subpackage) still costs `pbm process` only itself."""
+    code = (
+        "import sys\n"
+        "from pbm.games import registry\n"
+        f"registry.get({name!r})\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('pbm.games.'))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    module = registry.BUILTIN[name]
+    shared = {"pbm.games.base", "pbm.games.registry", "pbm.games.grid", "pbm.games.text"}
+    others = [
+        m for m in out.stdout.split()
+        if m not in shared and m != module and not m.startswith(module + ".")
+    ]
+    assert others == []

@@ -14,11 +14,12 @@ from pbm.games.base import IllegalMove, InvalidMove, UserError
 from pbm.games.synapse_ice import (
     ALL_SQUARES,
     GAME,
+    GRID,
     MAX_PLACEMENTS,
     SAMPLE_OPENING,
     SAMPLE_PLAY,
     STASH,
-    Square,
+    Cell,
     SynapseState,
 )
 from tests.games.playout import random_playout, replay
@@ -106,9 +107,9 @@ def test_module_sample_matches_the_reconstruction() -> None:
 def test_sample_first_position() -> None:
     state = position(OPENING)
     assert state.placements == 19 and state.turn == GREEN
-    red_last = state.at(Square.parse("C4"))
+    red_last = state.at(GRID.named("C4"))
     assert red_last is not None and (red_last.owner, red_last.size) == (RED, 1)
-    assert red_last.direction.value == "N" and state.forced == Square.parse("C3")
+    assert red_last.direction.value == "N" and state.forced == GRID.named("C3")
     assert state.stashes[GREEN] == (2, 4, 0)  # no 3-pointer left
     assert legal(state) == {"C3:1W", "C3:2E"} == listed_moves(state)
     # With a 3-pointer Green could also point east, and only east.
@@ -141,7 +142,7 @@ def test_sample_final_position_is_stuck_by_the_stash() -> None:
     # From E1 a 1-pointer east would point at empty F1: Green is stuck because his
     # 1-pointers (and 3-pointers) are used up; 2-pointers only reach full squares.
     state = position([*OPENING, *(move for move, _ in SAMPLE)])
-    assert state.at(Square.parse("F1")) is None
+    assert state.at(GRID.named("F1")) is None
     assert state.stashes[GREEN][0] == 0 and state.stashes[GREEN][2] == 0
     assert state.stashes[GREEN][1] > 0
     assert list(GAME.legal_moves(state, GREEN)) == []
@@ -168,7 +169,7 @@ def test_help_page_draws_the_sample_with_the_renderer() -> None:
     for section in ("Introduction", "Rules", "Move notation", "References"):
         assert f"\n{section}\n" in page
     assert "synapse-ice challenge userid1 userid2" in page
-    assert "{sample-" not in page
+    assert "[[" not in page
     steps = [move for move, _ in SAMPLE]
     for played in (0, 1, 2, 6):
         diagram = GAME.render(position([*OPENING, *steps[:played]]), None).rstrip("\n")
@@ -191,7 +192,7 @@ def test_first_move_anywhere_but_pointing_on_the_board() -> None:
         for row in range(5)
         for size in (1, 2, 3)
         for dc, dr in ((0, -1), (1, 0), (0, 1), (-1, 0))
-        if not Square(col + size * dc, row + size * dr).on_board
+        if Cell(col + size * dc, row + size * dr) not in GRID
     )
     assert len(legal(start)) == 30 * 12 - off_board
     assert "Red lays the first piece on any square, e.g. C3:2E." in GAME.render(start, None)
@@ -202,15 +203,15 @@ def test_pointing_jumps_over_occupied_squares() -> None:
     move = GAME.parse(state, RED, "3W")  # points at A1 over C1 and B1
     assert GAME.notation(move) == "D1:3W"
     after = GAME.play(state, RED, move)
-    assert after.forced == Square.parse("A1") and GAME.result(after) is None
-    piece = after.at(Square.parse("D1"))
+    assert after.forced == GRID.named("A1") and GAME.result(after) is None
+    piece = after.at(GRID.named("D1"))
     assert piece is not None and piece.code == "R3<"
 
 
 def test_every_later_move_goes_on_the_pointed_square() -> None:
     state = position(["B2:2S"])
-    assert state.forced == Square.parse("B4")
-    assert {m.square for m in GAME.legal_moves(state, GREEN)} == {Square.parse("B4")}
+    assert state.forced == GRID.named("B4")
+    assert {m.square for m in GAME.legal_moves(state, GREEN)} == {GRID.named("B4")}
     assert list(GAME.legal_moves(state, RED)) == []  # not Red's turn
 
 
@@ -222,9 +223,9 @@ def test_pieces_run_out() -> None:
     # Red has laid all five 3-pointers; from F4 a 3-pointer north (F1) or west (C4) would
     # point at an empty square, but Red has none left.
     state = position(RUN_OUT)
-    assert state.stashes[RED] == (5, 5, 0) and state.forced == Square.parse("F4")
+    assert state.stashes[RED] == (5, 5, 0) and state.forced == GRID.named("F4")
     for square in ("F1", "C4"):
-        assert state.at(Square.parse(square)) is None
+        assert state.at(GRID.named(square)) is None
     assert all(m.size != 3 for m in GAME.legal_moves(state, RED))
     assert legal(state)  # Red can still move with smaller pieces
     with pytest.raises(IllegalMove) as err:

@@ -14,13 +14,11 @@ from pbm.games.base import IllegalMove, InvalidMove
 from pbm.games.trou import (
     CELLS,
     GAME,
-    HELP_EXAMPLE_MARK,
     HELP_EXAMPLE_MOVES,
     Cell,
     Pawn,
     Placement,
     TrouState,
-    help_example_board,
 )
 from tests.games.playout import random_playout, replay
 
@@ -516,9 +514,9 @@ def test_help_page_layout_and_finished_board():
         assert heading in lines
     assert "    trou challenge userid1 userid2" in lines
     assert "    trou move 101 alice secret 1B2" in lines
-    assert HELP_EXAMPLE_MARK not in page
-    assert help_example_board() in page
+    assert "[[" not in page
     finished = play_all(list(HELP_EXAMPLE_MOVES))
+    assert GAME.help_figures() == {"finished board": GAME.render(finished, None)}
     for line in GAME.render(finished, None).splitlines():
         assert ("    " + line).rstrip() in lines
     assert GAME.result(finished).winners == frozenset({RED})

@@ -25,8 +25,7 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 
-from pbm.bench_mail import PLAYERS, workload
-from pbm.bench_mail import _mail as mail
+from pbm.bench.mail import PLAYERS, player_mail, workload
 from tests.server.harness import SERVER_ADDRESS, PbmServer
 
 pytestmark = pytest.mark.server
@@ -121,8 +120,9 @@ def test_kill_9_under_load_loses_nothing_and_doubles_nothing(tmp_path: Path, rou
     server.config_file.write_text(text, encoding="utf-8")
     server.start()
     try:
-        setup = Sender(server, [(a, mail(a, f"signup {u} {p}")) for u, p, a in PLAYERS]
-                       + [(PLAYERS[0][2], mail(PLAYERS[0][2], "loophole challenge alice bob"))
+        challenger = PLAYERS[0][2]
+        setup = Sender(server, [(a, player_mail(a, f"signup {u} {p}")) for u, p, a in PLAYERS]
+                       + [(challenger, player_mail(challenger, "loophole challenge alice bob"))
                           for _ in range(BOARDS)])
         setup.run()
         streams = workload(BOARDS, MOVES_PER_BOARD, seed=7, connections=2)

@@ -16,10 +16,10 @@ from pbm.games import registry
 from pbm.games.loophole import GAME as LOOPHOLE
 from pbm.games.outguess import GAME as OUTGUESS
 from pbm.games.outguess import SEATS as OUTGUESS_SEATS
-from pbm.games.outguess_notation import cell_name
+from pbm.games.outguess.notation import cell_name
 from pbm.games.pipeline import GAME as PIPELINE
-from pbm.games.pipeline_flow import HOLES
-from pbm.games.pipeline_state import Guess, SubmitPipe
+from pbm.games.pipeline.flow import HOLES
+from pbm.games.pipeline.state import Guess, SubmitPipe
 from pbm.games.synapse_ice import GAME as SYNAPSE
 from tests.server.harness import PbmServer
 from tests.server.players import BOB, PLAYERS, MailGame, signup_both

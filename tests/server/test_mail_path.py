@@ -225,6 +225,7 @@ def test_installed_package_serves_from_any_folder(tmp_path: Path):
     assert install.returncode == 0, install.stderr
     assert (target / "pbm" / "migrations" / "versions").is_dir()
     assert (target / "pbm" / "help" / "trou.txt").is_file()
+    assert (target / "pbm" / "py.typed").is_file()
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin"}
@@ -235,6 +236,22 @@ def test_installed_package_serves_from_any_folder(tmp_path: Path):
     )
     assert result.returncode == 0, result.stderr
     assert "Help For Trou" in result.stdout
+    # A game split into a subpackage ships whole, its help figures drawn by its own modules.
+    pipeline = subprocess.run(
+        [sys.executable, "-m", "pbm", "help", "pipeline"],
+        capture_output=True, text=True, cwd=elsewhere, env=env, timeout=60,
+    )
+    assert pipeline.returncode == 0, pipeline.stderr
+    assert "Help For Pipeline" in pipeline.stdout and "[[" not in pipeline.stdout
+    upgraded = tmp_path / "upgraded"
+    upgraded.mkdir()
+    upgrade = subprocess.run(
+        [sys.executable, "-m", "pbm", "db", "upgrade"],
+        capture_output=True, text=True, cwd=upgraded, env=env, timeout=60,
+    )
+    assert upgrade.returncode == 0, upgrade.stderr
+    with sqlite3.connect(upgraded / "pbm.sqlite") as db:
+        assert db.execute("select version_num from alembic_version").fetchone()[0]
     # The installed copy, not the source tree, is what runs.
     check = subprocess.run(
         [sys.executable, "-c", "import pbm; print(pbm.__file__)"],

@@ -1,4 +1,4 @@
-"""Pipeline: find the three holes in the opponent's secret pipeline by probing it with liquid."""
+"""Pipeline's rule module: reading and checking moves, playing them, storing the state."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from itertools import combinations
 from typing import Any
 
 from pbm.games.base import Game, GameInfo, IllegalMove, InvalidMove, Outcome, Viewer
-from pbm.games.pipeline_flow import (
+from pbm.games.pipeline.flow import (
     CELLS,
     HOLES,
     PAWN_COUNTS,
@@ -24,7 +24,7 @@ from pbm.games.pipeline_flow import (
     random_pipe,
     readings,
 )
-from pbm.games.pipeline_state import (
+from pbm.games.pipeline.state import (
     SEATS,
     Entry,
     Guess,
@@ -37,12 +37,11 @@ from pbm.games.pipeline_state import (
     State,
     Step,
     SubmitPipe,
-    plural,
     set_seat,
 )
-from pbm.games.pipeline_view import help_figures, render_lines
+from pbm.games.pipeline.view import help_figures, render_lines
+from pbm.games.text import and_list, number_word, plural
 
-COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
 PIPE_EXAMPLE = "B2-B3*-C3*-D3-D4*-C4"
 PIPE_HELP = (
     "Write your pipeline as every square from the head coin to the tail coin joined by '-', "
@@ -198,13 +197,13 @@ def _check_supply(state: State, steps: Sequence[Step]) -> None:
             continue
         total = PAWN_COUNTS[colour]
         if left[colour] == 0:
-            everyone = "Both" if total == 2 else f"All {COUNT_WORDS[total]}"
+            everyone = "Both" if total == 2 else f"All {number_word(total)}"
             raise IllegalMove(
                 f"{everyone} {colour.word} pawns are already on the board; move one from its "
                 "square instead (e.g. C3-D3)."
             )
         raise IllegalMove(
-            f"Only {COUNT_WORDS[left[colour]]} {colour.word} pawn is off the board, "
+            f"Only {number_word(left[colour])} {colour.word} pawn is off the board, "
             "so you cannot place two."
         )
 
@@ -246,6 +245,8 @@ def _parse_guess(state: State, seat: int, text: str) -> Guess:
 
 
 class Pipeline(Game[State, Move]):
+    """The rule module; stateless, one instance registered as GAME."""
+
     info = GameInfo(
         name="pipeline",
         title="Pipeline",
@@ -345,10 +346,10 @@ class Pipeline(Game[State, Move]):
             return None
         found = state.pipes[1 - state.winner]
         assert found is not None
-        a, b, c = found.sorted_holes()
+        holes = and_list(found.sorted_holes())
         return Outcome(
             frozenset({state.winner}),
-            f"{SEATS[state.winner]} found {SEATS[1 - state.winner]}'s holes at {a}, {b} and {c}.",
+            f"{SEATS[state.winner]} found {SEATS[1 - state.winner]}'s holes at {holes}.",
         )
 
     def prompt(self, state: State, seat: int) -> str | None:
@@ -443,13 +444,8 @@ class Pipeline(Game[State, Move]):
     def render(self, state: State, viewer: Viewer) -> str:
         return "\n".join(render_lines(state, viewer)) + "\n"
 
-    def help_page(self) -> str:
-        from pbm.help import load_page
-
-        text = load_page(self.info.name)
-        for name, lines in help_figures().items():
-            text = text.replace("{{" + name + "}}", "\n".join(lines))
-        return text
+    def help_figures(self) -> dict[str, str]:
+        return help_figures()
 
 
 def _guessable(state: State) -> list[str]:

@@ -1,4 +1,4 @@
-"""Outguess: make your moves while the opponent secretly guesses which piece you will move."""
+"""Outguess's rule module: checking a whole move line, playing it, showing the board."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterator, Sequence
 
 from pbm.games.base import Game, GameInfo, IllegalMove, Outcome, Viewer
-from pbm.games.outguess_notation import (
+from pbm.games.outguess.notation import (
     COLUMNS,
     SIZE,
     Action,
@@ -22,14 +22,12 @@ from pbm.games.outguess_notation import (
     read_line,
     square_at,
 )
+from pbm.games.text import and_list, or_list, plural
 
 SEATS = ("White", "Black")
 LETTERS = ("W", "B")
 HOME_ROWS = (SIZE, 1)  # White (seat 0) starts on the bottom row, Black on the top row
 SQUARES = range(SIZE * SIZE)
-HELP_START_MARK = "[[start board]]"
-HELP_BEFORE_MARK = "[[worked turn before]]"
-HELP_AFTER_MARK = "[[worked turn after]]"
 
 
 @dataclass(frozen=True)
@@ -73,16 +71,6 @@ def step_targets(square: int, heads: bool) -> list[int]:
 
 def orthogonal(square: int) -> list[int]:
     return step_targets(square, heads=False) + step_targets(square, heads=True)
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def names(squares: list[int]) -> str:
-    """'B7', 'B7 or C8', 'B7, C8 or D7'."""
-    labels = [cell_name(s) for s in squares]
-    return labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} or {labels[-1]}"
 
 
 @dataclass(frozen=True)
@@ -226,7 +214,7 @@ def _check_step(sim: _Sim, item: StepItem, number: int) -> Step:
             side = "heads" if piece.heads else "tails"
             raise IllegalMove(
                 f"{head} the piece on {where} is {side} up, and a {side} piece steps {way}"
-                f" only (to {names(targets)})."
+                f" only (to {or_list(map(cell_name, targets))})."
             )
         raise IllegalMove(
             f"{head} a step goes to a neighbouring square; {to} is not next to {where}."
@@ -256,13 +244,13 @@ def _check_drop(sim: _Sim, item: DropItem, number: int) -> Drop:
         if item.anchor not in anchors:
             raise IllegalMove(
                 f"{head} {cell_name(item.anchor)} holds none of your tails pieces next to"
-                f" {where}; the drop can be anchored on {names(anchors)}."
+                f" {where}; the drop can be anchored on {or_list(map(cell_name, anchors))}."
             )
         anchor = item.anchor
     elif len(anchors) > 1:
         example = f"+{where}{'h' if item.heads else 't'}/{cell_name(anchors[0])}"
         raise IllegalMove(
-            f"{head} the tails pieces on {names(anchors).replace(' or ', ' and ')} could each"
+            f"{head} the tails pieces on {and_list(map(cell_name, anchors))} could each"
             f" anchor this drop; name one, e.g. `{example}`."
         )
     else:
@@ -501,14 +489,15 @@ class Outguess(Game[OutguessState, Turn]):
         )
 
     # ----- helping --------------------------------------------------------------------
-    def help_page(self) -> str:
-        from pbm.help import load_page
-
+    def help_figures(self) -> dict[str, str]:
+        # The grid alone, without the status lines under it in render(): the page tells the
+        # position in its own words.
         before, after = help_worked_turn()
-        page = load_page(self.info.name)
-        page = page.replace(HELP_START_MARK, _indent(board_lines(start_board())))
-        page = page.replace(HELP_BEFORE_MARK, _indent(board_lines(before.board)))
-        return page.replace(HELP_AFTER_MARK, _indent(board_lines(after.board)))
+        return {
+            "start board": "\n".join(board_lines(start_board())),
+            "worked turn before": "\n".join(board_lines(before.board)),
+            "worked turn after": "\n".join(board_lines(after.board)),
+        }
 
 
 def _pieces_of(board: Sequence[Piece | None], seat: int) -> list[int]:
@@ -591,10 +580,6 @@ def _status(state: OutguessState, viewer: Viewer) -> list[str]:
     if viewer == state.guesser and state.guess is not None:
         lines.append(f"Your secret guess for this turn: the piece on {cell_name(state.guess)}.")
     return lines
-
-
-def _indent(lines: list[str]) -> str:
-    return "\n".join(f"    {line}".rstrip() for line in lines)
 
 
 def help_worked_turn() -> tuple[OutguessState, OutguessState]:

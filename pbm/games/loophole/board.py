@@ -5,6 +5,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Sequence
 
+from pbm.games.text import and_list
+
 SIZE = 19
 COLUMNS = "ABCDEFGHIJKLMNOPQRS"
 CELL_COUNT = SIZE * SIZE
@@ -206,8 +208,7 @@ def mask_nodes(mask: int) -> tuple[str, ...]:
 def describe_loop(mask: int) -> str:
     """'double node loop through C and W2'."""
     nodes = mask_nodes(mask)
-    through = nodes[0] if len(nodes) == 1 else ", ".join(nodes[:-1]) + " and " + nodes[-1]
-    return f"{LOOP_KINDS[len(nodes)]} node loop through {through}"
+    return f"{LOOP_KINDS[len(nodes)]} node loop through {and_list(nodes)}"
 
 
 def loop_order(mask: int) -> tuple[int, tuple[int, ...]]:

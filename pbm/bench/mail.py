@@ -30,7 +30,8 @@ ADDRESS = "pbm@bench.test"
 PLAYERS = [("alice", "secret-a", "alice@bench.test"), ("bob", "secret-b", "bob@bench.test")]
 
 
-def _mail(sender: str, subject: str) -> bytes:
+def player_mail(sender: str, subject: str) -> bytes:
+    """A command mail as a player sends it: the command in the Subject, a fresh Message-ID."""
     message = EmailMessage()
     message["From"] = sender
     message["To"] = ADDRESS
@@ -50,14 +51,14 @@ def workload(boards: int, moves_per_board: int, seed: int,
     per_board: list[list[tuple[str, bytes]]] = []
     for index in range(boards):
         state = LOOPHOLE.start({}, 0)
-        mails = []
+        mails: list[tuple[str, bytes]] = []
         while LOOPHOLE.result(state) is None and len(mails) < moves_per_board:
             (seat,) = LOOPHOLE.to_move(state)
             move = LOOPHOLE.random_move(state, seat, rng)
             userid, password, address = PLAYERS[seat]
             text = LOOPHOLE.notation(move)
             subject = f"loophole move {101 + index} {userid} {password} {text}"
-            mails.append((address, _mail(address, subject)))
+            mails.append((address, player_mail(address, subject)))
             state = LOOPHOLE.play(state, seat, move)
         per_board.append(mails)
     streams: list[list[tuple[str, bytes]]] = [[] for _ in range(connections)]
@@ -86,14 +87,15 @@ def _send_parallel(port: int, streams: list[list[tuple[str, bytes]]]) -> float:
 
 
 class _NullHandler:
-    async def handle_DATA(self, server, session, envelope):
+    async def handle_DATA(self, server: object, session: object, envelope: object) -> str:
         return "250 OK"
 
 
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        port: int = probe.getsockname()[1]
+        return port
 
 
 def baseline(streams: list[list[tuple[str, bytes]]]) -> float:
@@ -106,7 +108,7 @@ def baseline(streams: list[list[tuple[str, bytes]]]) -> float:
         controller.stop()
 
 
-def _start_server(folder: Path) -> tuple[subprocess.Popen, int]:
+def _start_server(folder: Path) -> tuple[subprocess.Popen[bytes], int]:
     config = folder / "pbm.toml"
     # Two players send every move: as a server for two very busy players would be set up.
     # (The sender rate limit would otherwise turn most moves into cheap refusals.)
@@ -130,15 +132,16 @@ def _start_server(folder: Path) -> tuple[subprocess.Popen, int]:
 
 
 def run(boards: int = 10, moves_per_board: int = 100, seed: int = 1,
-        connections: int = 1) -> dict:
+        connections: int = 1) -> dict[str, float]:
     streams = workload(boards, moves_per_board, seed, connections)
     count = sum(map(len, streams))
     with tempfile.TemporaryDirectory(prefix="pbm-bench-") as tmp:
         folder = Path(tmp)
         process, port = _start_server(folder)
         try:
-            setup = [(a, _mail(a, f"signup {u} {p}")) for u, p, a in PLAYERS]
-            setup += [(PLAYERS[0][2], _mail(PLAYERS[0][2], "loophole challenge alice bob"))
+            setup = [(a, player_mail(a, f"signup {u} {p}")) for u, p, a in PLAYERS]
+            challenger = PLAYERS[0][2]
+            setup += [(challenger, player_mail(challenger, "loophole challenge alice bob"))
                       for _ in range(boards)]
             _send_all(port, setup)
             seconds = _send_parallel(port, streams)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from pbm.games.base import IllegalMove
+from pbm.games.text import plural
 
 COLUMNS = "ABCD"
 SIZE = 4
@@ -164,7 +165,7 @@ def check_pipe(head: str, tail: str, squares: list[str], holes: list[str]) -> Pi
     interior = len(squares) - 2
     if interior < MIN_INTERIOR:
         raise IllegalMove(
-            f"Your pipeline has only {interior} square{'s' if interior != 1 else ''} between "
+            f"Your pipeline has only {plural(interior, 'square')} between "
             f"the head and the tail; it needs at least {MIN_INTERIOR}."
         )
     for cell, coin in ((head, "head"), (tail, "tail")):
@@ -172,7 +173,7 @@ def check_pipe(head: str, tail: str, squares: list[str], holes: list[str]) -> Pi
             raise IllegalMove(f"The {coin} square {cell} cannot be a hole; move that '*'.")
     if len(holes) != HOLES:
         raise IllegalMove(
-            f"Your pipeline marks {len(holes)} hole{'s' if len(holes) != 1 else ''}; "
+            f"Your pipeline marks {plural(len(holes), 'hole')}; "
             f"mark exactly {HOLES} of its squares with '*'."
         )
     return Pipe(tuple(squares), frozenset(holes))

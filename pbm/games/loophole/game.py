@@ -1,4 +1,4 @@
-"""Loophole (Mark Steere, 2008): make two distinct loops through the board's three nodes."""
+"""Loophole's rule module: placing stones, finding the winner, the board as text."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
 from pbm.games.base import Game, GameInfo, IllegalMove, InvalidMove, Outcome, Viewer
-from pbm.games.loophole_board import (
+from pbm.games.loophole.board import (
     CELL_COUNT,
     COLUMNS,
     EMPTY,
@@ -28,6 +28,7 @@ from pbm.games.loophole_board import (
     loop_masks,
     named,
 )
+from pbm.games.text import number_word
 
 SEATS = ("Black", "White")
 EXAMPLE = "K10"
@@ -36,7 +37,6 @@ STORED_HOLE = "-"  # how a window cell is spelt in encode(); blank would be easy
 
 _MOVE_RE = re.compile(r"^\s*([A-Za-z])\s*(\d{1,4})\s*$")
 _RIM_STONES = sum(len(stones) for stones in INITIAL_STONES)
-_COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
 
 # Empty cells nearest the centre first: the prompt suggests the first one still free.
 _CENTRE = named(EXAMPLE)
@@ -50,7 +50,7 @@ _BY_CENTRE = tuple(
 
 @dataclass(frozen=True)
 class Placement:
-    """A move: put the mover's stone on `cell` (a cell index, see loophole_board.index)."""
+    """A move: put the mover's stone on `cell` (a cell index, see board.index)."""
 
     cell: int
 
@@ -97,7 +97,7 @@ def new_state(cells: bytes, last: int = -1) -> LoopholeState:
 
 def win_reason(state: LoopholeState, seat: int) -> str:
     masks = state.loops(seat)
-    return f"{SEATS[seat]} has {_COUNT_WORDS[len(masks)]} distinct loops: {describe_loops(masks)}."
+    return f"{SEATS[seat]} has {number_word(len(masks))} distinct loops: {describe_loops(masks)}."
 
 
 class Loophole(Game[LoopholeState, Placement]):
@@ -198,13 +198,11 @@ class Loophole(Game[LoopholeState, Placement]):
         return new_state(cells, named(last) if last else -1)
 
     # ----- helping --------------------------------------------------------------------
-    def help_page(self) -> str:
-        from pbm.help import load_page
-
-        page = load_page(self.info.name)
-        for mark, diagram in help_diagrams().items():
-            page = page.replace(mark, diagram)
-        return page
+    def help_figures(self) -> dict[str, str]:
+        return {
+            name: self.render(position(black, white), None)
+            for name, (black, white) in HELP_DIAGRAMS.items()
+        }
 
 
 def read_cell(text: str) -> int:
@@ -292,17 +290,17 @@ def status_lines(state: LoopholeState) -> list[str]:
 
 
 # ----- help diagrams ------------------------------------------------------------------------
-# Positions drawn by render() into the help page. Stones are listed by cell; none of these
-# boards is reached by a particular move order, only the loops matter.
+# Figure name -> the Black and White stones (by cell) of a position the help page draws with
+# render(). None of these boards is reached by a particular move order, only the loops matter.
 HELP_DIAGRAMS: dict[str, tuple[str, str]] = {
-    "[[start]]": ("", ""),
-    "[[single]]": (
+    "start": ("", ""),
+    "single": (
         "C1 C2 C3 C4 C5 C6 C7 C8 C9 C10 C11 C12 C13 C14 C15 C16 C17 C18 C19",
         "L8 L9 M9 N9 O9 P8",
     ),
-    "[[double]]": ("N1 N2 N3 N9 N10 N11 N12 N13 N14 N15 N16 N17 N18 N19", ""),
-    "[[triple]]": ("N1 N2 N3 L9 K10 J11 I12 H12 F17 F18 F19", ""),
-    "[[win]]": ("N1 N2 N3 N9 N10 N11 N12 N13 N14 N15 N16 N17 N18 N19 L4 K5 K6 K7 K8 L8", ""),
+    "double": ("N1 N2 N3 N9 N10 N11 N12 N13 N14 N15 N16 N17 N18 N19", ""),
+    "triple": ("N1 N2 N3 L9 K10 J11 I12 H12 F17 F18 F19", ""),
+    "win": ("N1 N2 N3 N9 N10 N11 N12 N13 N14 N15 N16 N17 N18 N19 L4 K5 K6 K7 K8 L8", ""),
 }
 
 
@@ -316,16 +314,6 @@ def position(black: str, white: str) -> LoopholeState:
                 raise ValueError(f"{name} is not an empty cell")
             cells[cell] = seat + 1
     return new_state(bytes(cells))
-
-
-def help_diagrams() -> dict[str, str]:
-    """Placeholder -> the board and loop lines of that help position."""
-    diagrams = {}
-    for mark, (black, white) in HELP_DIAGRAMS.items():
-        state = position(black, white)
-        text = board_text(state) + "\n" + "\n".join(status_lines(state))
-        diagrams[mark] = "\n".join(("    " + line).rstrip() for line in text.split("\n"))
-    return diagrams
 
 
 GAME = Loophole()

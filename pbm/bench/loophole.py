@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass, field
 
 from pbm.games.loophole import GAME
-from pbm.games.loophole_board import loop_masks
+from pbm.games.loophole.board import loop_masks
 
 # Moves are split by how full the board is when they are played, to show that placing a
 # stone costs the same on an open board as on a crowded one.
@@ -67,7 +67,7 @@ def _play_one(rng: random.Random, seed: int, tally: _Tally) -> None:
     tally.wins[state.winner] += 1
 
 
-def run(games: int, seed: int) -> dict:
+def run(games: int, seed: int) -> dict[str, float]:
     """Play `games` random games to the end; timings in microseconds per move."""
     rng = random.Random(seed)
     tally = _Tally()

@@ -127,18 +127,24 @@ Item = StepItem | DropItem | GuessItem
 def read_line(text: str) -> list[Item]:
     """Split a move line into items, checking only the spelling (the rules come later)."""
     items: list[Item] = []
-    pos = _SEPARATORS.match(text).end()
+    pos = _always(_SEPARATORS.match(text)).end()
     while pos < len(text):
         number = len(items) + 1
         match = _ITEM_RE.match(text, pos)
         if match is None:
-            junk = _TO_NEXT_COMMA.match(text, pos).group().strip()
+            junk = _always(_TO_NEXT_COMMA.match(text, pos)).group().strip()
             raise InvalidMove(f"Item {number} (`{junk}`) is not a move: {HOW_TO_WRITE}.")
         items.append(_item(match, number))
-        pos = _SEPARATORS.match(text, match.end()).end()
+        pos = _always(_SEPARATORS.match(text, match.end())).end()
     if not items:
         raise InvalidMove(f"Your move is empty: {HOW_TO_WRITE}.")
     return items
+
+
+def _always(match: re.Match[str] | None) -> re.Match[str]:
+    """The match of a pattern that also matches the empty string, so never fails."""
+    assert match is not None
+    return match
 
 
 def _item(match: re.Match[str], number: int) -> Item:

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from pbm.games.base import Viewer
-from pbm.games.pipeline_draw import draw_board, draw_liquid, draw_pipe, side_by_side, titled
-from pbm.games.pipeline_flow import Colour, Pipe, readings
-from pbm.games.pipeline_state import (
+from pbm.games.pipeline.draw import draw_board, draw_liquid, draw_pipe, side_by_side, titled
+from pbm.games.pipeline.flow import Colour, Pipe, readings
+from pbm.games.pipeline.state import (
     SEATS,
     GuessEntry,
     Phase,
     PipeReadings,
     State,
 )
+from pbm.games.text import and_list
 
 
 PIPE_LEGEND = "Pipelines: H head, T tail, * hole, o pipe, . no pipe; liquid flows H to T."
@@ -53,7 +54,7 @@ def _pipe_lines(state: State, viewer: Viewer) -> list[str]:
         label = f"Your pipeline ({name})" if seat == viewer else f"{name}'s pipeline"
         if pipe is not None and (over or seat == viewer):
             lines.append(f"{label}: {pipe.notation()}")
-            lines.append(f"  with its holes on {_and(pipe.sorted_holes())}.")
+            lines.append(f"  with its holes on {and_list(pipe.sorted_holes())}.")
         elif pipe is None:
             lines.append(f"{label}: not sent yet.")
         elif state.phase is Phase.PIPES:
@@ -61,10 +62,6 @@ def _pipe_lines(state: State, viewer: Viewer) -> list[str]:
         else:
             lines.append(f"{label}: secret until the game ends.")
     return lines
-
-
-def _and(words: list[str]) -> str:
-    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _supply_line(state: State) -> str:
@@ -132,8 +129,8 @@ EXAMPLE_PAWNS = {
 }
 
 
-def help_figures() -> dict[str, list[str]]:
-    """The drawings the help page's {{placeholders}} stand for."""
+def help_figures() -> dict[str, str]:
+    """The drawings for the help page's [[example]] and [[example-readings]] marks."""
     example = readings(EXAMPLE_PIPE, EXAMPLE_PAWNS)
     figures = side_by_side(
         [
@@ -147,4 +144,4 @@ def help_figures() -> dict[str, list[str]]:
         f"{'White pawn on':<16}" + "".join(f"{cell:<8}" for cell, _ in example),
         f"{'reads':<16}" + "".join(f"{r.value:<8}" for _, r in example),
     ]
-    return {"example": figures, "example-readings": [line.rstrip() for line in table]}
+    return {"example": "\n".join(figures), "example-readings": "\n".join(map(str.rstrip, table))}

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from pbm.games.pipeline_flow import PAWN_COUNTS, Colour, Pipe, Reading
+from pbm.games.pipeline.flow import PAWN_COUNTS, Colour, Pipe, Reading
 
 SEATS = ("Head", "Tail")
 
@@ -144,7 +144,3 @@ class State:
 
 def set_seat(pair: tuple[Any, Any], seat: int, value: Any) -> tuple[Any, Any]:
     return (value, pair[1]) if seat == 0 else (pair[0], value)
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"

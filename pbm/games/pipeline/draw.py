@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from pbm.games.pipeline_flow import COLUMNS, SIZE, Colour, Pipe, Reading, cell_at, liquid
+from pbm.games.pipeline.flow import COLUMNS, SIZE, Colour, Pipe, Reading, cell_at, liquid
 
 LIQUID_MARK = {Reading.BLUE: "B", Reading.YELLOW: "Y", Reading.GREEN: "G", Reading.EMPTY: "o"}
 
