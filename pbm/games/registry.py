@@ -5,9 +5,8 @@ from __future__ import annotations
 import importlib
 from functools import cache
 from importlib.metadata import entry_points
-from typing import Any
 
-from pbm.games.base import Game, UserError
+from pbm.games.base import AnyGame, Game, UserError
 
 # Built-in games: command word -> module exposing GAME, and their aliases. Imported lazily,
 # because `pbm process` handles one mail and should only import the rule module it needs;
@@ -49,7 +48,7 @@ def names() -> list[str]:
 
 
 @cache
-def get(name: str) -> Game[Any, Any]:
+def get(name: str) -> AnyGame:
     """The game registered under this canonical name."""
     if name in BUILTIN:
         target = BUILTIN[name]
@@ -75,7 +74,7 @@ def canonical(word: str) -> str | None:
     return _plugin_aliases().get(word)
 
 
-def lookup(word: str) -> Game[Any, Any]:
+def lookup(word: str) -> AnyGame:
     """The game a command word or alias names; UnknownGame with the list otherwise."""
     name = canonical(word)
     if name is None:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from pbm.games.base import Game, GameInfo, IllegalMove, InvalidMove, Outcome, Viewer
 from pbm.games.grid import Cell, Grid

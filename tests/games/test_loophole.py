@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from pbm.bench.loophole import run as run_bench
 from pbm.games.base import Game, IllegalMove, InvalidMove
+from pbm.games.loophole.board import find, named
 from pbm.games.loophole.game import (
     GAME,
     HELP_DIAGRAMS,
@@ -25,7 +26,6 @@ from pbm.games.loophole.game import (
     position,
     status_lines,
 )
-from pbm.games.loophole.board import find, named
 from tests.games.playout import random_playout, replay
 
 BLACK, WHITE = 0, 1
@@ -658,6 +658,7 @@ def test_a_full_board_has_exactly_one_player_with_two_loops(seed, black_share):
         assert names_of(state, seat) == scratch_loops(rows, seat)
 
 
+@pytest.mark.slow  # exhaustive or many random games
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_incremental_win_check_agrees_with_a_flood_fill_after_every_move(seed):

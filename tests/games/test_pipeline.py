@@ -570,6 +570,7 @@ def check_secrets(state: State, rng: random.Random) -> None:
                 assert reply(fake, seat, text) == reply(state, seat, text)
 
 
+@pytest.mark.slow  # exhaustive or many random games
 def test_no_view_or_reply_before_the_end_shows_the_other_pipeline():
     for seed in range(200):
         rng = random.Random(seed)
@@ -594,6 +595,7 @@ def test_no_view_or_reply_before_the_end_shows_the_other_pipeline():
 # ----- whole games ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # exhaustive or many random games
 def test_random_playouts_end_and_replay():
     wrong_guesses = 0
     for seed in range(60):

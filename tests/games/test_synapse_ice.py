@@ -316,6 +316,7 @@ def test_any_text_parses_or_gives_a_user_error(text: str) -> None:
 # ----- whole games -------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # exhaustive or many random games
 def test_random_playouts_end_within_29_placements() -> None:
     # After k placements k squares are full and the last piece points at another, empty,
     # one: k + 1 <= 30, so k <= 29 (the stashes, 15 pieces each, do not bind first: Red lays

@@ -331,6 +331,7 @@ def game_tree() -> dict[TrouState, tuple[TrouState, ...]]:
     return tree
 
 
+@pytest.mark.slow  # exhaustive or many random games
 def test_whole_game_tree_has_91957_positions_and_none_stuck():
     tree = game_tree()
     assert len(tree) == 91_957
@@ -372,6 +373,7 @@ def test_parities_form_a_checkerboard_fixed_by_the_first_pawn():
             assert len(marks) == 1
 
 
+@pytest.mark.slow  # exhaustive or many random games
 def test_perfect_play_is_a_draw():
     tree = game_tree()
     value: dict[TrouState, int] = {}  # +1 Red wins, -1 Black wins, 0 draw

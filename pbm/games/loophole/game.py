@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 import re
 import textwrap
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from pbm.games.base import Game, GameInfo, IllegalMove, InvalidMove, Outcome, Viewer
 from pbm.games.loophole.board import (

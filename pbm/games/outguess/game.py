@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from pbm.games.base import Game, GameInfo, IllegalMove, Outcome, Viewer
 from pbm.games.outguess.notation import (

@@ -14,7 +14,6 @@ from pbm.games.pipeline.state import (
 )
 from pbm.games.text import and_list
 
-
 PIPE_LEGEND = "Pipelines: H head, T tail, * hole, o pipe, . no pipe; liquid flows H to T."
 BOARD_LEGEND = "Board: H head coin, T tail coin; B blue, Y yellow, W white pawn."
 
