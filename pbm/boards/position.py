@@ -4,7 +4,7 @@ may see of its moves."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.orm import object_session
@@ -26,7 +26,7 @@ class Position:
     game: AnyGame
     state: Any
     upto: int  # how many moves of the log the state includes
-    _recent: dict[tuple[int | None, int], list[Move]] = field(default_factory=dict)
+    _recent: dict[tuple[int | None, int], list[LoggedMove]] = field(default_factory=dict)
 
     @property
     def title(self) -> str:
@@ -44,7 +44,7 @@ class Position:
             return Outcome(frozenset(self.board.winners), self.board.result_reason or "")
         return self.game.result(self.state)
 
-    def moves(self, last: int | None = None) -> list[Move]:
+    def moves(self, last: int | None = None) -> list[LoggedMove]:
         """The log up to this position, or its `last` few moves (read once per position)."""
         key = (last, self.upto)
         if key not in self._recent:
@@ -86,21 +86,35 @@ def position(board: Board, upto: int | None = None) -> Position:
     return Position(board, game, state, upto)
 
 
-def moves_of(board: Board, last: int | None, upto: int) -> list[Move]:
-    """Moves 1..upto of the log, or only the `last` few of them."""
-    query = select(Move).where(Move.board_id == board.id, Move.number <= upto)
+class LoggedMove(NamedTuple):
+    """One entry of the move log as read back: what the move list and a replay need."""
+
+    number: int
+    seat: int
+    notation: str
+    shown: dict[str, str]
+
+
+def moves_of(board: Board, last: int | None, upto: int) -> list[LoggedMove]:
+    """Moves 1..upto of the log, or only the `last` few of them.
+
+    Read as plain rows, not ORM objects: every board mail reads some, and making objects of
+    them cost more than the rest of the move."""
+    query = (select(Move.number, Move.seat, Move.notation, Move.shown)
+             .where(Move.board_id == board.id, Move.number <= upto))
     if last is not None:
         query = query.where(Move.number > upto - last)
     session = object_session(board)
     assert session is not None
-    return list(session.scalars(query.order_by(Move.number)))
+    rows = session.execute(query.order_by(Move.number))  # autoflush: a move just played
+    return [LoggedMove(*row) for row in rows]
 
 
 def viewer_key(viewer: int | None) -> str:
     return "none" if viewer is None else str(viewer)
 
 
-def move_seen(move: Move, viewer: int | None, revealed: bool) -> str:
+def move_seen(move: LoggedMove, viewer: int | None, revealed: bool) -> str:
     """The move's text for this viewer: its notation unless hidden from them while running."""
     if revealed or viewer == move.seat:
         return move.notation

@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from pbm.boards.position import position
 from pbm.context import CommandError, Context, shorten
@@ -21,7 +21,11 @@ def load_board(ctx: Context, number_text: str, game_name: str | None = None) -> 
                            "numbered 101, 102, ...).")
     text = text.lstrip("0") or "0"
     # Numbers past what the database can store name no board either.
-    board = ctx.session.get(Board, int(text)) if len(text) <= 9 else None
+    board = ctx.session.scalars(
+        select(Board).where(Board.id == int(text))
+        # The board with its players and their addresses in one query: every use needs them.
+        .options(joinedload(Board.seats).joinedload(Seat.user).joinedload(User.addresses))
+    ).unique().first() if len(text) <= 9 else None
     if board is None or board.status == BoardStatus.DECLINED:
         what = registry.get(game_name).info.title + " board" if game_name else "board"
         raise CommandError(f"There is no {what} {shorten(text)}.")

@@ -132,7 +132,8 @@ def store(session: Session, config: Config, raw: bytes, envelope_from: str,
     seen = session.scalar(select(InboundMessage.id).where(InboundMessage.message_key == key))
     if seen is not None:
         return Received.DUPLICATE, []
-    record = InboundMessage(message_key=key, envelope_from=envelope_from, raw=raw)
+    record = InboundMessage(message_key=key, envelope_from=envelope_from, raw=raw,
+                            processed_at=utcnow())
     session.add(record)
     session.flush()
     queued = handle(session, config, record, prepared)
@@ -148,11 +149,14 @@ def receive_batch(factory: sessionmaker[Session], config: Config,
 
     Each mail stays atomic: its savepoint holds it and everything it caused. A result is
     None for a mail that could not be stored; all are None when the commit fails. Nobody
-    may be told 250 before this returns.
+    may be told 250 before this returns. A batch of one (a quiet server) needs no savepoint:
+    its transaction is the mail's.
     """
     results: list[tuple[Received, list[int]] | None] = []
     try:
         with factory() as session, session.begin():
+            if len(mails) == 1:
+                return [store(session, config, *mails[0])]
             for raw, envelope_from, prepared in mails:
                 try:
                     with session.begin_nested():
@@ -171,7 +175,8 @@ def handle(session: Session, config: Config, record: InboundMessage,
     """Run the commands of a stored mail; an unexpected error marks it failed, never lost.
 
     `prepared` is None when a stored mail is handled again (`pbm inbox retry`)."""
-    record.processed_at = utcnow()
+    if record.processed_at is None or record.status == InboundStatus.FAILED:
+        record.processed_at = utcnow()
     if prepared is None:
         try:
             prepared = prepare(record.raw, record.envelope_from, config.limits)
