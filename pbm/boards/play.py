@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.orm import object_session
 
 from pbm.boards.position import Position, viewer_key
@@ -39,7 +39,7 @@ def start_board(ctx: Context, game: AnyGame, users: list[User], options: dict[st
     return Position(board, game, state, 0)
 
 
-def play_move(ctx: Context, pos: Position, seat: int, text: str, comment: str | None) -> Move:
+def play_move(ctx: Context, pos: Position, seat: int, text: str, comment: str | None) -> None:
     """Apply a move for `seat` (already authenticated and on turn) and record it."""
     game, state = pos.game, pos.state
     move = game.parse(state, seat, text)
@@ -52,20 +52,14 @@ def play_move(ctx: Context, pos: Position, seat: int, text: str, comment: str | 
         if seen != notation:
             shown[viewer_key(viewer)] = seen
     pos.state = game.play(state, seat, move)
-    record = Move(
-        board_id=pos.board.id,
-        number=pos.board.move_count + 1,
-        seat=seat,
-        notation=notation,
-        shown=shown,
-        comment=comment,
-        created_at=ctx.now,
-    )
-    ctx.session.add(record)
+    # Written straight away on the connection: the log is append-only, no object needed.
+    ctx.session.connection().execute(insert(Move), {
+        "board_id": pos.board.id, "number": pos.board.move_count + 1, "seat": seat,
+        "notation": notation, "shown": shown, "comment": comment, "created_at": ctx.now,
+    })
     pos.board.move_count += 1
     pos.upto = pos.board.move_count
     _save(ctx, pos)
-    return record
 
 
 def withdraw(ctx: Context, pos: Position, seat: int) -> bool:

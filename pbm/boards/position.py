@@ -106,7 +106,9 @@ def moves_of(board: Board, last: int | None, upto: int) -> list[LoggedMove]:
         query = query.where(Move.number > upto - last)
     session = object_session(board)
     assert session is not None
-    rows = session.execute(query.order_by(Move.number))  # autoflush: a move just played
+    # Moves are written on the connection as they are played (play_move), so a read there
+    # sees them and the ORM has nothing to flush first.
+    rows = session.connection().execute(query.order_by(Move.number))
     return [LoggedMove(*row) for row in rows]
 
 

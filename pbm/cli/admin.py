@@ -44,9 +44,7 @@ def _as_operator(app: App, act: Callable[[Context], object], *, answer_to: str =
     with factory() as session, session.begin(), _refusals():
         ctx = Context(session, answer_to, admin=True, limits=app.config.limits)
         act(ctx)
-        queued = queue(session, app.config, ctx.replies, None, None)
-        session.flush()
-        ids = [mail.id for mail in queued]
+        ids = queue(session, app.config, ctx.replies, None, None)
     for reply in ctx.replies:
         if not reply.to:
             click.echo(reply.body.rstrip("\n"))

@@ -40,7 +40,7 @@ def retry(session: Session, config: Config, ident: int) -> tuple[InboundStatus, 
     record.error = None
     queued = handle(session, config, record)
     session.flush()
-    return record.status, [mail.id for mail in queued]
+    return record.status, queued
 
 
 def prune(session: Session, now: datetime, days: int) -> tuple[int, int]:
