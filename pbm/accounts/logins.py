@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from pbm.accounts.passwords import check_password
+from pbm.accounts.passwords import check_password, hash_password, outdated
 from pbm.context import CommandError, Context, Reply, shorten
 from pbm.db import rates
 from pbm.db.models import User
@@ -51,6 +51,8 @@ def check(ctx: Context, user: User, password: str) -> None:
         )
     if user.wrong_passwords or user.password_paused_until is not None:
         user.wrong_passwords, user.password_paused_until = 0, None
+    if outdated(user.password_hash):
+        user.password_hash = hash_password(password)
 
 
 def record_failures(ctx: Context) -> None:

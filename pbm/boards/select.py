@@ -53,14 +53,16 @@ def boards(session: Session, *, game: str | None = None, user: User | None = Non
     Declined boards are gone for everyone. The one place that filter is written."""
     query = select(Board).where(Board.status != BoardStatus.DECLINED)
     if user is not None:
-        query = query.join(Seat).where(Seat.user_id == user.id)
+        # Start from the player's seats (indexed by user): joining them to boards let the
+        # planner scan every active board of the game instead, which grows with the store.
+        query = query.where(Board.id.in_(select(Seat.board_id).where(Seat.user_id == user.id)))
     if game is not None:
         query = query.where(Board.game == game)
     if which in (Which.ACTIVE, Which.NEXT):
         query = query.where(Board.status == BoardStatus.ACTIVE)
     elif which is Which.INACTIVE:
         query = query.where(Board.status == BoardStatus.FINISHED)
-    found = list(session.scalars(query.order_by(Board.id)).unique())
+    found = list(session.scalars(query.order_by(Board.id)))
     if which is Which.NEXT and user is not None:
         found = [board for board in found if _is_turn_of(board, user)]
     return found

@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import click
 
 from pbm.cli import main
+
+as_json = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+
+
+def _report(figures: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(figures))
+        return
+    for key, value in figures.items():
+        click.echo(f"{key:<32}{value}")
 
 
 @main.group()
@@ -15,12 +28,12 @@ def bench() -> None:
 @bench.command()
 @click.option("--games", default=200, show_default=True, help="Random games to play out.")
 @click.option("--seed", default=1, show_default=True)
-def loophole(games: int, seed: int) -> None:
+@as_json
+def loophole(games: int, seed: int, as_json: bool) -> None:
     """Random Loophole games to the end: moves per second and win-check cost per move."""
     from pbm.bench.loophole import run
 
-    for key, value in run(games, seed).items():
-        click.echo(f"{key:<32}{value}")
+    _report(run(games, seed), as_json)
 
 
 @bench.command()
@@ -29,9 +42,45 @@ def loophole(games: int, seed: int) -> None:
 @click.option("--connections", default=1, show_default=True,
               help="SMTP connections sending at once (as an MTA delivering in parallel).")
 @click.option("--seed", default=1, show_default=True)
-def mail(boards: int, moves: int, connections: int, seed: int) -> None:
-    """Moves per second through a real `pbm serve`, next to a do-nothing aiosmtpd."""
+@as_json
+def mail(boards: int, moves: int, connections: int, seed: int, as_json: bool) -> None:
+    """Moves per second through a real `pbm serve` to the delivered board mails, next to a
+    do-nothing aiosmtpd in the same run."""
     from pbm.bench.mail import run
 
-    for key, value in run(boards, moves, seed, connections).items():
-        click.echo(f"{key:<32}{value}")
+    _report(run(boards, moves, seed, connections), as_json)
+
+
+@bench.command()
+@click.option("--mails", default=20, show_default=True, help="Move mails piped in one by one.")
+@as_json
+def process(mails: int, as_json: bool) -> None:
+    """Wall time per mail of `pbm process`, next to `python -c "import sqlalchemy.orm"`."""
+    from pbm.bench.process import run
+
+    _report(run(mails), as_json)
+
+
+@bench.command()
+@click.option("--small", default=1_000, show_default=True, help="Boards in the small store.")
+@click.option("--big", default=100_000, show_default=True, help="Boards in the big store.")
+@click.option("--users", default=10_000, show_default=True, help="Players in each store.")
+@as_json
+def scale(small: int, big: int, users: int, as_json: bool) -> None:
+    """Move, show, games USERID and showas in a small and a big store; a long game's first
+    and last moves."""
+    from pbm.bench.scale import run
+
+    _report(run(small, big, users), as_json)
+
+
+@bench.command()
+@click.option("--mails", default=100_000, show_default=True, help="Move mails handled in all.")
+@click.option("--first", default=1_000, show_default=True,
+              help="Mails after which memory is read the first time.")
+@as_json
+def memory(mails: int, first: int, as_json: bool) -> None:
+    """Resident memory of `pbm serve` after the first mails and after all of them."""
+    from pbm.bench.memory import run
+
+    _report(run(mails, first), as_json)

@@ -91,11 +91,14 @@ def is_command(line: str) -> bool:
     if not words:
         return False
     first = words[0].lower()
-    if registry.canonical(first) is not None:
-        return True
-    if first in ("multiple", "change"):
-        return True
-    return _find_verb(ACCOUNT_COMMANDS, first) is not None
+    return _is_account_word(first) or first == "multiple" or \
+        registry.canonical(first) is not None
+
+
+def _is_account_word(first: str) -> bool:
+    """Account commands are looked up before games added by other packages: finding those
+    reads every installed package's entry points, which `help` should not wait for."""
+    return first == "change" or _find_verb(ACCOUNT_COMMANDS, first) is not None
 
 
 def parse(line: str) -> Invocation:
@@ -104,7 +107,7 @@ def parse(line: str) -> Invocation:
     if not words:
         raise CommandError("An empty line is not a command.")
     first = words[0].lower()
-    game = registry.canonical(first)
+    game = None if _is_account_word(first) else registry.canonical(first)
     if game is not None:
         title = registry.get(game).info.title
         if len(words) < 2:

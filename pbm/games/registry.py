@@ -67,10 +67,12 @@ def get(name: str) -> AnyGame:
 def canonical(word: str) -> str | None:
     """The canonical game name for a command word or alias, or None if it names no game."""
     word = word.lower()
-    if word in BUILTIN or word in _plugins():
+    if word in BUILTIN:
         return word
     if word in BUILTIN_ALIASES:
         return BUILTIN_ALIASES[word]
+    if word in _plugins():
+        return word
     return _plugin_aliases().get(word)
 
 

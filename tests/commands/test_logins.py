@@ -230,3 +230,19 @@ def test_wrong_passwords_are_counted_even_though_the_command_is_rolled_back(play
 def test_stranger_without_password_commands_is_not_throttled(players):
     for _ in range(LIMITS.wrong_passwords_per_sender_per_hour + 5):
         assert not players(STRANGER, "trou games")[0].subject.endswith("error")
+
+
+def test_a_hash_made_with_other_parameters_is_remade_at_the_next_right_password(players):
+    """Hashes from before the parameters changed still verify, and are brought up to date."""
+    from argon2 import PasswordHasher
+
+    run = players
+    old = PasswordHasher(time_cost=3, memory_cost=65536, parallelism=4).hash(PW["alice"])
+    with run.session() as session:
+        session.scalar(select(User).where(User.userid == "alice")).password_hash = old
+    assert passwords.outdated(old)
+    showas(run, PW["alice"], sender=ALICE)
+    remade = alice(run).password_hash
+    assert remade != old and not passwords.outdated(remade)
+    assert passwords.check_password("alice", PW["alice"], remade)
+    assert "Wrong password" in error(showas(run, "not-it")).body

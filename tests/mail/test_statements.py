@@ -1,0 +1,65 @@
+"""The move path issues a bounded number of SQL statements per move mail, the same at the
+start of a game as at its end: a feature that adds a query per board, per move in the log or
+per player fails here rather than in a benchmark."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from sqlalchemy import event
+
+from pbm.bench.mail import PLAYERS, player_mail
+from pbm.config import load
+from pbm.db.migrate import upgrade
+from pbm.db.session import make_engine, session_factory
+from pbm.games.loophole import GAME as LOOPHOLE
+from pbm.mail.receive import Received, check_ahead, prepare, receive
+
+# What a move mail costs today, statement by statement (the assertion prints them): BEGIN;
+# the Message-ID seen before?; the mail stored; two savepoints (the mail's handling, the
+# command); the board with its players and their addresses (one query); the sender's
+# wrong-password count; the move; the tail of the move list; the board's new state; the
+# releases; one row per board mail; the mail's status. (The sender rate is off here; on, it
+# adds one upsert.)
+MOST_PER_MOVE = 15
+
+
+class Counter:
+    def __init__(self, engine) -> None:
+        self.statements: list[str] = []
+        event.listen(engine, "before_cursor_execute", self.count)
+
+    def count(self, conn, cursor, statement, parameters, context, executemany) -> None:
+        self.statements.append(" ".join(statement.split()[:3]))
+
+
+def test_a_move_costs_a_bounded_number_of_statements_at_any_point_of_a_game(tmp_path: Path):
+    config = load(None, env={"PBM_DATABASE_URL": f"sqlite:///{tmp_path / 'pbm.sqlite'}",
+                             "PBM_LIMITS_MAILS_PER_SENDER_PER_HOUR": "0"})
+    engine = make_engine(config.database_url)
+    upgrade(engine)
+    factory, reader = session_factory(engine), session_factory(engine, read_only=True)
+    for userid, password, address in PLAYERS:
+        receive(factory, config, player_mail(address, f"signup {userid} {password}"), address)
+    receive(factory, config, player_mail(PLAYERS[0][2], "loophole challenge alice bob"),
+            PLAYERS[0][2])
+    counter = Counter(engine)
+    rng, state, per_move = random.Random(3), LOOPHOLE.start({}, 0), []
+    for _number in range(120):
+        (seat,) = LOOPHOLE.to_move(state)
+        move = LOOPHOLE.random_move(state, seat, rng)
+        userid, password, address = PLAYERS[seat]
+        raw = player_mail(address, f"loophole move 101 {userid} {password} "
+                                   f"{LOOPHOLE.notation(move)}")
+        prepared = prepare(raw, address, config.limits)
+        with reader() as session:
+            prepared = check_ahead(prepared, session, config.limits)
+        counter.statements.clear()
+        result, queued = receive(factory, config, raw, address, prepared)
+        assert result is Received.STORED and len(queued) == 2
+        per_move.append(list(counter.statements))
+        state = LOOPHOLE.play(state, seat, move)
+    counts = [len(statements) for statements in per_move]
+    assert max(counts) <= MOST_PER_MOVE, per_move[counts.index(max(counts))]
+    assert counts[5] == counts[-1], (per_move[5], per_move[-1])  # none grows with the log
