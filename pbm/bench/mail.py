@@ -111,11 +111,12 @@ def baseline(streams: list[list[tuple[str, bytes]]]) -> float:
 
 def _start_server(folder: Path) -> tuple[subprocess.Popen[bytes], int]:
     config = folder / "pbm.toml"
-    # Two players send every move: as a server for two very busy players would be set up.
-    # (The sender rate limit would otherwise turn most moves into cheap refusals.)
+    # Two players send every move and start every board: as a server for two very busy
+    # players would be set up (the rate limits would turn most mails into cheap refusals).
     config.write_text(
         f'[server]\naddress = "{ADDRESS}"\n[smtpd]\nport = 0\n'
-        '[limits]\nmails_per_sender_per_hour = 0\n', encoding="utf-8"
+        '[limits]\nmails_per_sender_per_hour = 0\nchallenges_per_sender_per_day = 0\n'
+        'challenges_per_player_per_day = 0\n', encoding="utf-8"
     )
     log = open(folder / "serve.log", "wb")
     process = subprocess.Popen([sys.executable, "-m", "pbm", "--config", str(config), "serve"],
