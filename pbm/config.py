@@ -78,12 +78,24 @@ class LimitSettings:
 
 
 @dataclass(frozen=True)
+class TimeSettings:
+    """The clock of a board and the housekeeping that keeps it (all in days)."""
+
+    nag_days: int = 7  # a player who has not moved this long is reminded, and again after as long
+    forfeit_days: int = 21  # ... and after this long loses the game on time
+    vacation_days_per_year: int = 42  # how long a player may be away in a calendar year
+    archive_days: int = 14  # finished boards leave the lists of boards after this long
+    tick_seconds: int = 60  # how often `pbm serve` runs the housekeeping
+
+
+@dataclass(frozen=True)
 class Config:
     server: ServerSettings = ServerSettings()
     smtpd: SmtpdSettings = SmtpdSettings()
     database: DatabaseSettings = DatabaseSettings()
     delivery: DeliverySettings = DeliverySettings()
     limits: LimitSettings = LimitSettings()
+    time: TimeSettings = TimeSettings()
     base_dir: Path = Path(".")  # relative paths in the settings are taken from here
     source: str = "defaults"  # where the settings came from, for messages
 
@@ -109,6 +121,7 @@ SECTIONS: dict[str, type] = {
     "database": DatabaseSettings,
     "delivery": DeliverySettings,
     "limits": LimitSettings,
+    "time": TimeSettings,
 }
 
 
@@ -236,6 +249,7 @@ def _check(config: Config, origin: Callable[[str], str]) -> None:
         key = "delivery.timeout_seconds" if config.delivery.timeout_seconds < 1 \
             else "limits.parse_seconds"
         raise ConfigError(f"{origin(key)}: {key} must be at least 1 second")
+    _check_time(config.time, origin)
     if config.delivery.relay:
         parse_relay(config.delivery.relay, origin("delivery.relay"))
     if "://" not in config.database.url:
@@ -243,6 +257,20 @@ def _check(config: Config, origin: Callable[[str], str]) -> None:
             f"{origin('database.url')}: database.url must be a URL like sqlite:///pbm.sqlite, "
             f"not {config.database.url!r}"
         )
+
+
+def _check_time(time: TimeSettings, origin: Callable[[str], str]) -> None:
+    for key in ("nag_days", "forfeit_days", "tick_seconds"):
+        if getattr(time, key) < 1:
+            raise ConfigError(f"{origin('time.' + key)}: time.{key} must be at least 1, "
+                              f"not {getattr(time, key)}")
+    if time.forfeit_days <= time.nag_days:
+        raise ConfigError(f"{origin('time.forfeit_days')}: time.forfeit_days ({time.forfeit_days})"
+                          f" must be more than time.nag_days ({time.nag_days})")
+    for key in ("vacation_days_per_year", "archive_days"):
+        if getattr(time, key) < 0:
+            raise ConfigError(f"{origin('time.' + key)}: time.{key} must not be negative, "
+                              f"not {getattr(time, key)}")
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from pbm.config import LimitSettings
+from pbm.config import LimitSettings, TimeSettings
 from pbm.db.models import utcnow
 from pbm.games.base import UserError
 
@@ -33,6 +33,7 @@ class Context:
     admin: bool = False  # the operator's CLI: no passwords asked
     now: datetime = field(default_factory=utcnow)
     limits: LimitSettings = LimitSettings()
+    time: TimeSettings = TimeSettings()
     replies: list[Reply] = field(default_factory=list)
     failures: int = 0  # commands that were refused
     # Password checks already made outside the writer: tokens of wrong userid+password pairs

@@ -20,6 +20,7 @@ from pbm.config import (
     LimitSettings,
     ServerSettings,
     SmtpdSettings,
+    TimeSettings,
     load,
     parse_relay,
 )
@@ -385,9 +386,22 @@ def test_example_config_documents_every_key():
 
 
 def test_sections_cover_every_settings_class():
-    settings = {ServerSettings, SmtpdSettings, DatabaseSettings, DeliverySettings, LimitSettings}
+    settings = {ServerSettings, SmtpdSettings, DatabaseSettings, DeliverySettings, LimitSettings,
+                TimeSettings}
     assert set(SECTIONS.values()) == settings
     assert {f.name for f in fields(Config)} >= set(SECTIONS)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("nag_days = 0", r"time.nag_days must be at least 1, not 0"),
+    ("nag_days = 21", r"time.forfeit_days \(21\) must be more than time.nag_days \(21\)"),
+    ("forfeit_days = 7", r"time.forfeit_days \(7\) must be more than time.nag_days \(7\)"),
+    ("archive_days = -1", r"time.archive_days must not be negative"),
+])
+def test_bad_time_settings_are_refused(tmp_path: Path, text: str, message: str):
+    file = write(tmp_path / "pbm.toml", f"[time]\n{text}\n")
+    with pytest.raises(ConfigError, match=message):
+        load(file, env={})
 
 
 def test_negative_limits_are_refused(tmp_path: Path):

@@ -7,6 +7,7 @@ from typing import Any
 from sqlalchemy import func, insert, select
 from sqlalchemy.orm import object_session
 
+from pbm.boards import clocks
 from pbm.boards.position import Position, viewer_key
 from pbm.context import CommandError, Context
 from pbm.db.models import Board, BoardStatus, Move, Seat, User
@@ -16,7 +17,8 @@ FIRST_BOARD = 101
 
 
 def start_board(ctx: Context, game: AnyGame, users: list[User], options: dict[str, Any],
-                challenger: str) -> Position:
+                challenger: str, nag_days: int | None = None,
+                forfeit_days: int | None = None) -> Position:
     number = (ctx.session.scalar(select(func.max(Board.id))) or FIRST_BOARD - 1) + 1
     seed = number  # reproducible: any randomness a game has follows from its number
     state = game.start(options, seed)
@@ -30,18 +32,23 @@ def start_board(ctx: Context, game: AnyGame, users: list[User], options: dict[st
         state=game.encode(state),
         move_count=0,
         challenger=challenger,
+        nag_days=nag_days,
+        forfeit_days=forfeit_days,
         created_at=ctx.now,
         updated_at=ctx.now,
     )
     board.seats = [Seat(position=i, user=user) for i, user in enumerate(users)]
+    pos = Position(board, game, state, 0)
+    clocks.after_turn(pos, None, frozenset(), ctx.now, ctx.time)
     ctx.session.add(board)
     ctx.session.flush()
-    return Position(board, game, state, 0)
+    return pos
 
 
 def play_move(ctx: Context, pos: Position, seat: int, text: str, comment: str | None) -> None:
     """Apply a move for `seat` (already authenticated and on turn) and record it."""
     game, state = pos.game, pos.state
+    before = pos.to_move()
     move = game.parse(state, seat, text)
     notation = game.notation(move)
     shown = {}
@@ -60,6 +67,7 @@ def play_move(ctx: Context, pos: Position, seat: int, text: str, comment: str | 
     pos.board.move_count += 1
     pos.upto = pos.board.move_count
     _save(ctx, pos)
+    clocks.after_turn(pos, seat, before, ctx.now, ctx.time)
 
 
 def withdraw(ctx: Context, pos: Position, seat: int) -> bool:
@@ -69,6 +77,8 @@ def withdraw(ctx: Context, pos: Position, seat: int) -> bool:
     if not has_moved(pos.board, seat):
         pos.board.status = BoardStatus.DECLINED
         pos.board.finished_at = ctx.now
+        for other in pos.board.seats:
+            clocks.stop(other)
         return True
     resign(ctx, pos, seat)
     return False
@@ -91,6 +101,7 @@ def finish(ctx: Context, pos: Position, outcome: Outcome) -> None:
     board.finished_at = ctx.now
     for seat in board.seats:
         seat.resign_queued = False
+        clocks.stop(seat)
     board.updated_at = ctx.now
 
 

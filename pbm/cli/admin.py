@@ -42,7 +42,8 @@ def _as_operator(app: App, act: Callable[[Context], object], *, answer_to: str =
 
     factory = app.store()
     with factory() as session, session.begin(), _refusals():
-        ctx = Context(session, answer_to, admin=True, limits=app.config.limits)
+        ctx = Context(session, answer_to, admin=True, limits=app.config.limits,
+                      time=app.config.time)
         act(ctx)
         ids = queue(session, app.config, ctx.replies, None, None)
     for reply in ctx.replies:

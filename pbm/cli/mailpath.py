@@ -127,7 +127,7 @@ def run(app: App, sender: str, command_line: tuple[str, ...]) -> None:
 
     factory = app.store()
     with factory() as session, session.begin():
-        ctx = Context(session, sender.lower(), limits=app.config.limits)
+        ctx = Context(session, sender.lower(), limits=app.config.limits, time=app.config.time)
         run_line(ctx, " ".join(command_line))
     for reply in ctx.replies:
         click.echo(f"To: {', '.join(reply.to)}")

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from pbm.accounts.users import authenticate, require_user, users_at
-from pbm.boards import play, select
+from pbm.boards import clocks, play, select
 from pbm.boards.position import Position, position, seat_of
 from pbm.boards.select import Which
 from pbm.commands.grammar import Command, Invocation, game_command, usage
@@ -49,14 +49,15 @@ def challenge(ctx: Context, game: AnyGame, userids: Sequence[str],
     users = [require_user(ctx, userid) for userid in userids]
     if len({u.id for u in users}) != len(users):
         raise CommandError("A player cannot challenge themself: name two different userids.")
-    options = game.parse_options(option_words)
+    nag, forfeit, game_words = clocks.time_options(option_words, ctx.time)
+    options = game.parse_options(game_words)
     challenger = ctx.sender or "operator"
     challengers = users_at(ctx, ctx.sender) if ctx.sender else []
     if challengers:
         challenger = challengers[0].userid
     if not ctx.admin:
         _check_challenge_limits(ctx, [u for u in users if u not in challengers])
-    pos = play.start_board(ctx, game, users, options, challenger)
+    pos = play.start_board(ctx, game, users, options, challenger, nag, forfeit)
     ctx.challenges += 1
     comment = (challenger, ctx.comment) if ctx.comment else None
     send_board(ctx, pos, new=True, comment=comment, spectators=(ctx.sender,))

@@ -60,6 +60,8 @@ class User(Base):
     # Wrong passwords since the last right one, and until when checks pause (guessing).
     wrong_passwords: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     password_paused_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # Away until then: neither nagged nor forfeited, and their clocks stop (see Vacation).
+    vacation_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
     addresses: Mapped[list[Address]] = relationship(
         back_populates="user", order_by="Address.position", cascade="all, delete-orphan",
@@ -102,6 +104,14 @@ class Board(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # Time limits chosen at the challenge (-nagtime=N, -forfeittime=N, in days); None
+    # follows the server's [time] defaults.
+    nag_days: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    forfeit_days: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Set when a finished game changed ratings: the order in which finished games were
+    # rated (`pbm ratings rebuild` replays them in it) and each seat's [before, after].
+    rating_seq: Mapped[int | None] = mapped_column(Integer, nullable=True, unique=True)
+    rating_changes: Mapped[list[list[int]] | None] = mapped_column(JSON, nullable=True)
 
     # Every use of a board needs its seats, players and their addresses: load them at once.
     seats: Mapped[list[Seat]] = relationship(
@@ -114,7 +124,8 @@ class Board(Base):
         passive_deletes=True,
     )
 
-    __table_args__ = (Index("ix_boards_game_status", "game", "status"),)
+    # finished_at too: listings show finished boards until they are archived.
+    __table_args__ = (Index("ix_boards_game_status_finished", "game", "status", "finished_at"),)
 
 
 class Seat(Base):
@@ -128,11 +139,20 @@ class Seat(Base):
     position: Mapped[int] = mapped_column(Integer, primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     resign_queued: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The clock: since when this seat has been to move (None when it is not), the nags
+    # sent in this turn, and how long it had waited (seconds, vacations left out) at the
+    # first and the last of them. Housekeeping looks at a seat again at `next_check_at`.
+    waiting_since: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    nags: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    first_nag_wait: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    last_nag_wait: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    next_check_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
     board: Mapped[Board] = relationship(back_populates="seats")
     user: Mapped[User] = relationship(lazy="joined")
 
-    __table_args__ = (Index("ix_seats_user_id", "user_id"),)
+    __table_args__ = (Index("ix_seats_user_id", "user_id"),
+                      Index("ix_seats_next_check_at", "next_check_at"))
 
 
 class Move(Base):
@@ -152,6 +172,37 @@ class Move(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
     board: Mapped[Board] = relationship(back_populates="moves")
+
+
+class Vacation(Base):
+    """A time a player is away: their clocks stop. Kept to count the yearly allowance."""
+
+    __tablename__ = "vacations"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    starts_at: Mapped[datetime] = mapped_column(DateTime)
+    ends_at: Mapped[datetime] = mapped_column(DateTime)  # moved forward by `vacation off`
+
+    __table_args__ = (Index("ix_vacations_user_id", "user_id"),)
+
+
+class Rating(Base):
+    """A player's rating and record in one game."""
+
+    __tablename__ = "ratings"
+
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    rating: Mapped[int] = mapped_column(Integer)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+    lost: Mapped[int] = mapped_column(Integer, default=0)
+    tied: Mapped[int] = mapped_column(Integer, default=0)
+
+    @property
+    def finished(self) -> int:
+        return self.won + self.lost + self.tied
 
 
 class InboundMessage(Base):
@@ -226,7 +277,9 @@ __all__ = [
     "Move",
     "OutboxMail",
     "RateCounter",
+    "Rating",
     "Seat",
     "User",
+    "Vacation",
     "utcnow",
 ]
