@@ -5,6 +5,7 @@ kept true as boards start, moves are played and games end."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from pbm.boards.position import Position
@@ -54,7 +55,7 @@ def after_turn(pos: Position, mover: int | None, before: frozenset[int], now: da
 TIME_OPTIONS = {"-nagtime": "nag", "-forfeittime": "forfeit"}
 
 
-def time_options(words: list[str] | tuple[str, ...], time: TimeSettings
+def time_options(words: Sequence[str], time: TimeSettings
                  ) -> tuple[int | None, int | None, list[str]]:
     """Split -nagtime=N and -forfeittime=N (days) from a challenge's options: (nag days,
     forfeit days, the game's own options). Both are None when neither was given, else both
