@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,10 @@ from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from pbm.commands.dispatch import run_line
-from pbm.config import LimitSettings
+from pbm.config import LimitSettings, TimeSettings
 from pbm.context import Context, Reply
 from pbm.db.migrate import upgrade
-from pbm.db.models import Address, Board, Move, User
+from pbm.db.models import Address, Board, Move, User, utcnow
 from pbm.db.session import make_engine, session_factory
 from pbm.games import registry
 from pbm.games.base import Game, GameInfo, InvalidMove, Outcome
@@ -47,16 +48,21 @@ TROU_GAME = ("1B2", "4C2", "2B1", "2B3", "4A2", "3C3", "3A3", "1A1")
 class Runner:
     """Runs command lines against one database file, one transaction per line."""
 
-    def __init__(self, path: Path, limits: LimitSettings = LimitSettings()):
+    def __init__(self, path: Path, limits: LimitSettings = LimitSettings(),
+                 time: TimeSettings = TimeSettings()):
         self.limits = limits
+        self.time = time
         self.url = f"sqlite:///{path}"
         self.engine = make_engine(self.url)
         upgrade(self.engine)
         self.factory = session_factory(self.engine)
 
-    def __call__(self, sender: str, line: str, comment: str | None = None) -> list[Reply]:
+    def __call__(self, sender: str, line: str, comment: str | None = None,
+                 now: datetime | None = None) -> list[Reply]:
+        """The replies to `line` mailed by `sender`, handled as of `now` (default: now)."""
         with self.factory() as session, session.begin():
-            ctx = Context(session, sender, comment=comment, limits=self.limits)
+            ctx = Context(session, sender, comment=comment, limits=self.limits, time=self.time,
+                          now=now or utcnow())
             run_line(ctx, line)
             return list(ctx.replies)
 
