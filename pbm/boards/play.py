@@ -85,9 +85,14 @@ def withdraw(ctx: Context, pos: Position, seat: int) -> bool:
 
 
 def resign(ctx: Context, pos: Position, seat: int) -> None:
-    """End the game with every other seat winning; secrets are revealed as at any end."""
+    concede(ctx, pos, seat, f"{pos.userid(seat)} resigned.")
+
+
+def concede(ctx: Context, pos: Position, seat: int, reason: str) -> None:
+    """End the game with every other seat winning (a resignation, a forfeit on time);
+    secrets are revealed as at any end."""
     others = frozenset(range(pos.game.info.players)) - {seat}
-    outcome = Outcome(others, f"{pos.userid(seat)} resigned.")
+    outcome = Outcome(others, reason)
     pos.state = pos.game.conclude(pos.state, outcome)
     pos.board.state = pos.game.encode(pos.state)
     finish(ctx, pos, outcome)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import datetime
 
 from pbm.accounts.users import authenticate, require_user, users_at
 from pbm.boards import clocks, play, select
@@ -206,13 +207,14 @@ def _parse_board_ref(ref: str) -> tuple[str, int | None]:
     return number, int(upto) if upto else None
 
 
-def view(board: Board, upto: int | None = None, viewer: int | None = None) -> str:
+def view(board: Board, upto: int | None = None, viewer: int | None = None,
+         now: datetime | None = None) -> str:
     """The board as `viewer` (a seat, or None for the public) sees it, after move `upto`
     (default: now), with the whole move list."""
     if upto is not None and not 0 <= upto <= board.move_count:
         raise CommandError(f"Board {board.id} has {board.move_count} moves; there is no move "
                            f"#{upto} to show.")
-    return board_text(position(board, upto), viewer, full_list=True)
+    return board_text(position(board, upto), viewer, full_list=True, now=now)
 
 
 def view_as(ctx: Context, number: int, upto: int | None = None,
@@ -224,12 +226,12 @@ def view_as(ctx: Context, number: int, upto: int | None = None,
         viewer = seat_of(board, require_user(ctx, userid, signed_off_too=True))
         if viewer is None:
             raise CommandError(f"{userid} does not play on board {number}.")
-    return view(board, upto, viewer)
+    return view(board, upto, viewer, ctx.now)
 
 
 def _send_view(ctx: Context, board: Board, upto: int | None, viewer: int | None) -> None:
     ctx.answer(f"{registry.get(board.game).info.title} Board {board.id}",
-               view(board, upto, viewer))
+               view(board, upto, viewer, ctx.now))
 
 
 def _select(ctx: Context, inv: Invocation, user: User | None,

@@ -7,6 +7,7 @@ import logging
 import queue
 import signal
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -14,10 +15,12 @@ from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope
 from aiosmtpd.smtp import Session as SmtpSession
 
+from pbm.clock import SYSTEM, Clock
 from pbm.config import Config
 from pbm.mail.delivery import Courier
 from pbm.mail.receive import Prepared, Received, check_ahead, prepare, receive_batch
 from pbm.mail.screen import Refusal, too_complex
+from pbm.tick import tick
 
 log = logging.getLogger(__name__)
 DELIVERY_POLL_SECONDS = 1.0  # also how soon a retry that has come due goes out
@@ -27,13 +30,19 @@ DELIVERY_STOP_SECONDS = 3.0  # how long SIGTERM waits for the courier to put its
 
 class Receiver:
     """The one writer thread. It takes every mail waiting and stores them with one commit
-    (group commit): under load, one fsync answers many connections at once."""
+    (group commit): under load, one fsync answers many connections at once. Between mails,
+    every `time.tick_seconds`, it runs the housekeeping (nags, forfeits): being the writer,
+    it never waits for its own lock."""
 
     MAX_BATCH = 64
 
-    def __init__(self, factory, config: Config):
+    def __init__(self, factory, config: Config, clock: Clock = SYSTEM,
+                 queued: Callable[[], None] = lambda: None):
         self.factory = factory
         self.config = config
+        self.clock = clock
+        self.queued = queued  # told when housekeeping has queued mail
+        self.next_tick = time.monotonic()  # the first right away: catch up after a stop
         self.waiting: queue.Queue = queue.Queue()
         self.thread = threading.Thread(target=self._run, name="pbm-receive", daemon=True)
         self.thread.start()
@@ -50,7 +59,11 @@ class Receiver:
     def _run(self) -> None:
         stopping = False
         while not stopping:
-            first = self.waiting.get()
+            try:
+                first = self.waiting.get(timeout=max(0.0, self.next_tick - time.monotonic()))
+            except queue.Empty:
+                self._housekeep()
+                continue
             if first is None:
                 return
             batch = [first]
@@ -67,6 +80,20 @@ class Receiver:
                                     [(raw, sender, prepared) for raw, sender, prepared, _ in batch])
             for (*_mail, future), result in zip(batch, results):
                 future.set_result(result)
+            if time.monotonic() >= self.next_tick:  # a busy server keeps its clock too
+                self._housekeep()
+
+    def _housekeep(self) -> None:
+        self.next_tick = time.monotonic() + self.config.time.tick_seconds
+        try:
+            report, ids = tick(self.factory, self.config, self.clock.now())
+        except Exception:
+            log.exception("housekeeping failed; it runs again in %ss",
+                          self.config.time.tick_seconds)
+            return
+        if ids:
+            log.info("housekeeping: %s", str(report).replace("\n", ";"))
+            self.queued()
 
 
 class Reader:
@@ -159,11 +186,11 @@ class InboundHandler:
 class Server:
     """`pbm serve`: the listener plus the background courier for the outbox."""
 
-    def __init__(self, config: Config, factory, read_factory):
+    def __init__(self, config: Config, factory, read_factory, clock: Clock = SYSTEM):
         self.config = config
         self.factory = factory
         self.reader = Reader(read_factory, config)
-        self.receiver = Receiver(factory, config)
+        self.receiver = Receiver(factory, config, clock, lambda: self.wake.set())
         self.courier = Courier(factory, config, serving=True)
         # A daemon thread, not an executor's: interpreter exit joins those, and a courier
         # stuck on a relay that never answers must not hold the process past SIGTERM.

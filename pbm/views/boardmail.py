@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from datetime import datetime
 
 from pbm.accounts.users import addresses_of
 from pbm.boards.position import Position, move_seen
@@ -74,8 +75,9 @@ def board_text(
     new: bool = False,
     comment: tuple[str, str] | None = None,
     full_list: bool = False,
+    now: datetime | None = None,
 ) -> str:
-    """A whole board mail body as `viewer` may see it."""
+    """A whole board mail body as `viewer` may see it; as of `now`, it says who is away."""
     board = pos.board
     if new:
         title = f"A new {pos.title} board ({board.id}) has been started"
@@ -94,12 +96,28 @@ def board_text(
             parts.append(hint)
     if viewer is not None and board.seats[viewer].resign_queued and pos.upto == board.move_count:
         parts.append("Your resignation is queued and takes effect when your turn comes.")
+    if pos.to_move() and pos.upto == board.move_count:
+        parts += clock_lines(pos, now)
     parts += ["", move_list(pos, viewer, None if full_list else RECENT_ROWS), ""]
     parts.append(pos.game.render(pos.state, viewer).rstrip("\n"))
     if comment is not None:
         author, text = comment
         parts += ["", f"{author} writes:", text.rstrip()]
     return "\n".join(parts).rstrip() + "\n"
+
+
+def clock_lines(pos: Position, now: datetime | None) -> list[str]:
+    """Time limits other than the server's, and who is on vacation (as of `now`)."""
+    board, lines = pos.board, []
+    if board.nag_days is not None and board.forfeit_days is not None:
+        lines.append(f"Time limits: a reminder after {board.nag_days} days without a move, "
+                     f"forfeit after {board.forfeit_days} days.")
+    if now is not None:
+        for seat in board.seats:
+            until = seat.user.vacation_until
+            if until is not None and until > now:
+                lines.append(f"{seat.user.userid} is on vacation until {until:%Y-%m-%d}.")
+    return lines
 
 
 def board_subject(pos: Position, *, new: bool = False, commented: bool = False) -> str:
@@ -127,11 +145,11 @@ def send_board(
     for seat in pos.board.seats:
         to = addresses_of(seat.user)
         player_addresses.update(to)
-        body = board_text(pos, seat.position, new=new, comment=comment)
+        body = board_text(pos, seat.position, new=new, comment=comment, now=ctx.now)
         ctx.replies.append(Reply(to, subject, body, "board"))
     others = tuple(a for a in spectators if a and a not in player_addresses)
     if others:
-        body = board_text(pos, None, new=new, comment=comment)
+        body = board_text(pos, None, new=new, comment=comment, now=ctx.now)
         ctx.replies.append(Reply(others, subject, body, "board"))
 
 

@@ -1,0 +1,163 @@
+"""Housekeeping: remind players who have not moved, and forfeit those who never do.
+
+One idempotent step, run by `pbm serve` every `time.tick_seconds` and by `pbm tick`. Each
+seat is looked at when its `next_check_at` comes; every look either acts (a nag, a forfeit)
+or moves `next_check_at` on, in the same transaction, so running the step twice, or from
+two processes at once (the second waits for the first's write lock and then finds nothing
+due), never nags or forfeits twice.
+
+Time waited is counted without the player's vacations. The first nag comes after `nag`
+days, then one every `nag` days; the forfeit comes after `forfeit` days, but never sooner
+than `forfeit - nag` days after the first nag: after an outage, nobody loses on time
+without the usual time to answer a reminder.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, joinedload
+
+from pbm.accounts import vacations
+from pbm.accounts.users import addresses_of
+from pbm.boards import clocks, play
+from pbm.boards.position import Position, position
+from pbm.config import Config
+from pbm.context import Context, Reply
+from pbm.db.models import BoardStatus, Seat, User
+from pbm.views.boardmail import board_text, send_board
+
+DAY = timedelta(days=1)
+BATCH = 200  # seats looked at per transaction
+
+
+@dataclass
+class Report:
+    """What one housekeeping step did."""
+
+    nagged: list[tuple[int, str]] = field(default_factory=list)  # (board, userid)
+    forfeited: list[tuple[int, str]] = field(default_factory=list)
+    replies: list[Reply] = field(default_factory=list)
+    looked: int = 0  # seats looked at
+
+    def __str__(self) -> str:
+        parts = [f"{len(self.nagged)} nag(s)", f"{len(self.forfeited)} forfeit(s)"]
+        lines = [", ".join(parts)]
+        lines += [f"  nagged {userid} on board {number}" for number, userid in self.nagged]
+        lines += [f"  {userid} forfeited board {number}" for number, userid in self.forfeited]
+        return "\n".join(lines)
+
+
+def due_seats(session: Session, now: datetime, limit: int = BATCH) -> list[Seat]:
+    """Seats whose clock is due for a look, oldest first; locked against another node."""
+    return list(session.scalars(
+        select(Seat).where(Seat.next_check_at <= now)
+        .order_by(Seat.next_check_at, Seat.board_id, Seat.position)
+        .options(joinedload(Seat.board), joinedload(Seat.user).selectinload(User.addresses))
+        .limit(limit).with_for_update(skip_locked=True)))
+
+
+def housekeep(session: Session, config: Config, now: datetime,
+              limit: int = BATCH) -> Report:
+    """Within the caller's transaction: act on up to `limit` due seats."""
+    ctx = Context(session, "", admin=True, limits=config.limits, time=config.time, now=now)
+    report = Report()
+    for seat in due_seats(session, now, limit):
+        report.looked += 1
+        board = seat.board
+        if board.status != BoardStatus.ACTIVE or seat.waiting_since is None:
+            clocks.stop(seat)  # a clock left running by a board that ended
+            continue
+        pos = position(board)
+        if seat.position not in pos.to_move():
+            clocks.stop(seat)
+            continue
+        _look(ctx, pos, seat, report)
+    report.replies = ctx.replies
+    return report
+
+
+def waited(session: Session, seat: Seat, now: datetime) -> timedelta:
+    """How long the seat has been to move, its player's vacations left out."""
+    assert seat.waiting_since is not None
+    since = seat.waiting_since
+    return (now - since) - vacations.away(
+        vacations.periods(session, seat.user_id, since, now), since, now)
+
+
+def _look(ctx: Context, pos: Position, seat: Seat, report: Report) -> None:
+    board, now = pos.board, ctx.now
+    nag = clocks.nag_days(board, ctx.time) * DAY
+    forfeit = clocks.forfeit_days(board, ctx.time) * DAY
+    wait = waited(ctx.session, seat, now)
+    forfeit_at = _forfeit_wait(seat, nag, forfeit)
+    if forfeit_at is not None and wait >= forfeit_at:
+        _forfeit(ctx, pos, seat, wait, report)
+        return
+    next_nag = nag if seat.nags == 0 else timedelta(seconds=seat.last_nag_wait or 0) + nag
+    if wait >= next_nag:
+        _nag(ctx, pos, seat, wait, forfeit, nag, report)
+        forfeit_at = _forfeit_wait(seat, nag, forfeit)
+        next_nag = wait + nag
+    due = min(next_nag, forfeit_at) if forfeit_at is not None else next_nag
+    # While away the wait stands still: look again once the vacation is over.
+    start = seat.user.vacation_until if vacations.on_vacation(seat.user, now) else now
+    assert start is not None
+    seat.next_check_at = start + max(due - wait, timedelta(seconds=1))
+
+
+def _forfeit_wait(seat: Seat, nag: timedelta, forfeit: timedelta) -> timedelta | None:
+    """The wait at which the seat forfeits: None before its first nag."""
+    if seat.nags == 0 or seat.first_nag_wait is None:
+        return None
+    return max(forfeit, timedelta(seconds=seat.first_nag_wait) + forfeit - nag)
+
+
+def _nag(ctx: Context, pos: Position, seat: Seat, wait: timedelta, forfeit: timedelta,
+         nag: timedelta, report: Report) -> None:
+    seconds = int(wait.total_seconds())
+    seat.nags += 1
+    if seat.first_nag_wait is None:
+        seat.first_nag_wait = seconds
+    seat.last_nag_wait = seconds
+    forfeit_at = _forfeit_wait(seat, nag, forfeit)
+    assert forfeit_at is not None
+    deadline = ctx.now + (forfeit_at - wait)
+    userid = seat.user.userid
+    days = wait // DAY
+    body = (f"It is {userid}'s move on {pos.title} board {pos.board.id}, and {userid} has not "
+            f"moved for {days} day{'s' if days != 1 else ''}.\n"
+            f"If no move is made by {deadline:%Y-%m-%d %H:%M} UTC "
+            f"(in {_days_text(forfeit_at - wait)}), {userid} forfeits the game on time.\n"
+            f"Away? 'vacation {userid} PASSWORD DAYS' stops your clocks.\n\n"
+            + board_text(pos, seat.position, now=ctx.now))
+    subject = f"Nag: {pos.title} Board {pos.board.id} {userid}"
+    ctx.replies.append(Reply(addresses_of(seat.user), subject, body, "board"))
+    report.nagged.append((pos.board.id, userid))
+
+
+def _days_text(span: timedelta) -> str:
+    days = span / DAY
+    if days >= 1:
+        whole = int(days)
+        return f"{whole} day{'s' if whole != 1 else ''}" + (
+            f" {int((span - whole * DAY).total_seconds() // 3600)} hours"
+            if span - whole * DAY >= timedelta(hours=1) else "")
+    return f"{max(1, int(span.total_seconds() // 3600))} hours"
+
+
+def _forfeit(ctx: Context, pos: Position, seat: Seat, wait: timedelta,
+             report: Report) -> None:
+    userid = seat.user.userid
+    play.concede(ctx, pos, seat.position, f"{userid} forfeited: no move in {wait // DAY} days.")
+    send_board(ctx, pos)
+    report.forfeited.append((pos.board.id, userid))
+
+
+def due(session: Session, now: datetime) -> bool:
+    """Whether any seat waits for a look (a cheap read, for a server deciding to write)."""
+    return session.scalar(select(Seat.board_id).where(Seat.next_check_at <= now).limit(1)) \
+        is not None
+
