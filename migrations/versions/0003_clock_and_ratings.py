@@ -24,7 +24,7 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column('forfeit_days', sa.Integer(), nullable=True))
         batch_op.add_column(sa.Column('rating_seq', sa.Integer(), nullable=True))
         batch_op.add_column(sa.Column('rating_changes', sa.JSON(), nullable=True))
-        batch_op.create_unique_constraint(batch_op.f('uq_boards_rating_seq'), ['rating_seq'])
+        batch_op.create_index('ix_boards_rating_seq', ['rating_seq'], unique=True)
         batch_op.drop_index('ix_boards_game_status')
         batch_op.create_index('ix_boards_game_status_finished',
                               ['game', 'status', 'finished_at'], unique=False)
@@ -109,7 +109,7 @@ def downgrade() -> None:
     with op.batch_alter_table('boards', schema=None) as batch_op:
         batch_op.drop_index('ix_boards_game_status_finished')
         batch_op.create_index('ix_boards_game_status', ['game', 'status'], unique=False)
-        batch_op.drop_constraint(batch_op.f('uq_boards_rating_seq'), type_='unique')
+        batch_op.drop_index('ix_boards_rating_seq')
         batch_op.drop_column('rating_changes')
         batch_op.drop_column('rating_seq')
         batch_op.drop_column('forfeit_days')

@@ -7,7 +7,7 @@ from importlib.resources import files
 from alembic import command
 from alembic.config import Config as AlembicConfig
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 
 
 def alembic_config() -> AlembicConfig:
@@ -22,9 +22,35 @@ def head_revision() -> str:
     return head
 
 
+class MigrationBrokeReferences(RuntimeError):
+    """After a migration some rows point at rows that do not exist (nothing was kept)."""
+
+
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Bring the database to `revision` (creating it if it is empty)."""
     cfg = alembic_config()
-    with engine.begin() as connection:
-        cfg.attributes["connection"] = connection
-        command.upgrade(cfg, revision)
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as connection:
+        if sqlite:
+            # Batch mode rebuilds a SQLite table by copy, drop and rename; with foreign keys
+            # on, the drop would cascade to every row pointing at it (a board's seats and
+            # moves). The pragma only works outside a transaction, so it is set on the
+            # driver's connection; the references are checked before the commit instead.
+            _pragma(connection, "PRAGMA foreign_keys=OFF")
+        try:
+            with connection.begin():
+                cfg.attributes["connection"] = connection
+                command.upgrade(cfg, revision)
+                if sqlite:
+                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+                    if broken:
+                        raise MigrationBrokeReferences(f"rows with broken references: {broken[:5]}")
+        finally:
+            if sqlite:
+                _pragma(connection, "PRAGMA foreign_keys=ON")
+
+
+def _pragma(connection: Connection, statement: str) -> None:
+    driver = connection.connection.driver_connection
+    assert driver is not None
+    driver.execute(statement)

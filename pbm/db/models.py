@@ -110,7 +110,7 @@ class Board(Base):
     forfeit_days: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # Set when a finished game changed ratings: the order in which finished games were
     # rated (`pbm ratings rebuild` replays them in it) and each seat's [before, after].
-    rating_seq: Mapped[int | None] = mapped_column(Integer, nullable=True, unique=True)
+    rating_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     rating_changes: Mapped[list[list[int]] | None] = mapped_column(JSON, nullable=True)
 
     # Every use of a board needs its seats, players and their addresses: load them at once.
@@ -125,7 +125,8 @@ class Board(Base):
     )
 
     # finished_at too: listings show finished boards until they are archived.
-    __table_args__ = (Index("ix_boards_game_status_finished", "game", "status", "finished_at"),)
+    __table_args__ = (Index("ix_boards_game_status_finished", "game", "status", "finished_at"),
+                      Index("ix_boards_rating_seq", "rating_seq", unique=True))
 
 
 class Seat(Base):

@@ -162,6 +162,56 @@ def test_upgrade_from_0001_keeps_the_data_and_fills_the_new_columns(url: str):
             == ("pending", 0, None)
 
 
+def test_upgrade_to_0003_starts_the_clocks_of_games_in_progress(url: str):
+    """A board in progress when the clock arrives: its player to move waits from the last
+    move, the other does not wait, and housekeeping nags 7 days after that move."""
+    import json
+    from datetime import datetime, timedelta
+
+    from pbm.config import Config
+    from pbm.db.session import session_factory
+    from pbm.games import registry
+    from pbm.tick import tick
+
+    trou = registry.get("trou")
+    state = trou.start({}, 101)
+    state = trou.play(state, 0, trou.parse(state, 0, "1B2"))  # Red moved: Black to move
+    last_move = datetime(2026, 11, 20, 9, 30)
+    engine = make_engine(url)
+    upgrade(engine, "0002")
+    with engine.begin() as conn:
+        for userid in ("alice", "bob"):
+            conn.execute(text("INSERT INTO users (userid, password_hash, created_at, active) "
+                              "VALUES (:u, 'h', '2026-01-01', 1)"), {"u": userid})
+            conn.execute(text("INSERT INTO addresses (user_id, position, address) SELECT id, 0,"
+                              " userid || '@example.org' FROM users WHERE userid = :u"),
+                         {"u": userid})
+        conn.execute(text(
+            "INSERT INTO boards (id, game, rules_version, options, seed, status, state, "
+            "move_count, challenger, created_at, updated_at) VALUES (101, 'trou', :v, '{}', "
+            "101, 'active', :state, 1, 'operator', '2026-11-19', :last)"),
+            {"v": trou.info.rules_version, "state": json.dumps(trou.encode(state)),
+             "last": last_move})
+        conn.execute(text("INSERT INTO seats (board_id, position, user_id, resign_queued) "
+                          "SELECT 101, id - 1, id, 0 FROM users"))
+        conn.execute(text("INSERT INTO moves (board_id, number, seat, notation, shown, "
+                          "created_at) VALUES (101, 1, 0, '1B2', '{}', :last)"),
+                     {"last": last_move})
+    upgrade(engine)
+    with engine.connect() as conn:
+        clocks = conn.execute(text("SELECT position, waiting_since, nags FROM seats "
+                                   "ORDER BY position")).all()
+        # Rebuilding a table must not cascade to the rows pointing at it.
+        assert conn.execute(text("SELECT count(*) FROM moves")).scalar() == 1
+        assert conn.execute(text("SELECT count(*) FROM addresses")).scalar() == 2
+    assert [(p, w and str(w)[:16], n) for p, w, n in clocks] == [
+        (0, None, 0), (1, "2026-11-20 09:30", 0)]
+    factory = session_factory(engine)
+    assert tick(factory, Config(), last_move + timedelta(days=6, hours=23))[0].replies == []
+    nag = tick(factory, Config(), last_move + timedelta(days=7))[0]
+    assert nag.nagged == [(101, "bob")]
+
+
 def test_a_locked_database_is_not_called_empty(tmp_path: Path, url: str):
     """A database another process holds locked must not read as 'empty: run pbm db upgrade'."""
     import sqlite3
