@@ -8,7 +8,7 @@ import re
 import sqlite3
 import time
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -601,3 +601,23 @@ def test_prune_drops_old_mail_text_but_keeps_what_matters(board: Pbm):
     board.ok("process", input=raw)
     with sqlite3.connect(board.database) as db:
         assert db.execute("select move_count from boards").fetchone()[0] == 1
+
+
+# ----- tick ---------------------------------------------------------------------------------
+def test_tick_dry_run_says_what_would_happen_and_does_nothing(board: Pbm):
+    later = (datetime.now(UTC) + timedelta(days=8)).strftime("%Y-%m-%dT%H:%M")
+    mails = len(board.mails())
+    out = board.ok("tick", "--now", later, "--dry-run")
+    assert "Would do: 1 nag(s), 0 forfeit(s)" in out and "nagged alice on board 101" in out
+    assert len(board.mails()) == mails
+    out = board.ok("tick", "--now", later)
+    assert "1 nag(s)" in out and "1 mail(s) delivered now" in out
+    assert board.mails()[-1].subject == "Nag: Trou Board 101 alice"
+    assert "0 nag(s), 0 forfeit(s)" in board.ok("tick", "--now", later)
+
+
+def test_tick_refuses_a_bad_moment(board: Pbm):
+    result = board("tick", "--now", "next tuesday")
+    assert result.exit_code == 2
+    assert "'next tuesday' is not a date and time; write it like 2027-01-15T12:00" in \
+        result.stderr

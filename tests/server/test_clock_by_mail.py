@@ -1,0 +1,95 @@
+"""The clock through a real `pbm serve`: a board challenged by mail, days driven forward by
+`pbm tick --now` (two at once, too) on the server's own database, nags and the forfeit in
+the Maildir; and the server running the housekeeping by itself."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from datetime import datetime, timedelta
+
+from pbm.clock import SYSTEM
+from pbm.config import load
+from pbm.context import Context
+from pbm.db.session import make_engine, session_factory
+from tests.server.harness import PbmServer, by_recipient
+from tests.server.players import ALICE, BOB, PLAYERS, signup_both
+
+
+def pbm_tick(server: PbmServer, now: datetime) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "pbm", "--config", str(server.config_file), "tick",
+         "--now", now.isoformat(timespec="seconds")],
+        cwd=server.folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def finish(process: subprocess.Popen[str]) -> str:
+    output, _ = process.communicate(timeout=60)
+    assert process.returncode == 0, output
+    return output
+
+
+def test_nags_and_forfeit_through_the_server(server: PbmServer):
+    signup_both(server)
+    server.send("referee@players.test", "trou challenge alice bob")
+    start = datetime.now()
+    assert set(by_recipient(server.collect(3))) == {ALICE, BOB, "referee@players.test"}
+    utc_start = SYSTEM.now() + timedelta(minutes=1)  # safely after the challenge
+
+    assert "0 nag(s), 0 forfeit(s)" in finish(pbm_tick(server, utc_start + timedelta(days=6)))
+    assert "nagged alice on board 101" in finish(pbm_tick(server, utc_start + timedelta(days=7)))
+    nag = server.collect(1)[0]
+    assert (nag.to, nag.subject) == (ALICE, "Nag: Trou Board 101 alice")
+    assert "alice has not moved for 7 days" in nag.body
+    assert "pw-alice" not in nag.body
+
+    # Two housekeepers at the same moment, as two cron jobs or a cron job and the server:
+    # one nag between them.
+    both = [pbm_tick(server, utc_start + timedelta(days=14)) for _ in range(2)]
+    outputs = [finish(p) for p in both]
+    assert sum("nagged alice" in out for out in outputs) == 1, outputs
+    assert "has not moved for 14 days" in server.collect(1)[0].body
+
+    finish(pbm_tick(server, utc_start + timedelta(days=21)))
+    final = by_recipient(server.collect(2))
+    for address in (ALICE, BOB):
+        assert final[address].subject == "Trou Board 101"
+        assert "Game won by bob." in final[address].body
+        assert "alice forfeited: no move in 21 days." in final[address].body
+
+    alice = PLAYERS[0]
+    server.send(ALICE, f"trou move 101 alice {alice.password} 1B2")
+    refused = server.collect(1)[0]
+    assert refused.subject == "Trou Board 101 Error" and "over" in refused.body
+    assert datetime.now() - start < timedelta(minutes=2)  # no test sleeps days away
+
+
+def test_the_server_runs_the_housekeeping_itself(tmp_path):
+    """A board whose player has waited 8 days when the server starts: `pbm serve` nags
+    within its first tick, without any `pbm tick`."""
+    server = PbmServer(tmp_path, extra_config="[time]\ntick_seconds = 1\n")
+    server.write_config()
+    config = load(server.config_file, env={})
+    engine = make_engine(config.database_url)
+    from pbm.db.migrate import upgrade
+
+    upgrade(engine)
+    from pbm.commands.accounts import signup
+    from pbm.commands.game_commands import challenge
+    from pbm.games import registry
+
+    eight_days_ago = SYSTEM.now() - timedelta(days=8)
+    with session_factory(engine)() as session, session.begin():
+        ctx = Context(session, "", admin=True, now=eight_days_ago)
+        for player in PLAYERS:
+            signup(ctx, player.userid, player.password, [player.address])
+        challenge(ctx, registry.get("trou"), ["alice", "bob"])
+    engine.dispose()
+    server.start()
+    try:
+        nag = server.collect(1, timeout=30)[0]
+        assert (nag.to, nag.subject) == (ALICE, "Nag: Trou Board 101 alice")
+        assert "has not moved for 8 days" in nag.body
+        server.collect(0, timeout=2.5)  # later ticks find nothing more to do
+    finally:
+        server.stop()
