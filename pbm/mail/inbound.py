@@ -286,7 +286,9 @@ def commands(mail: InboundMail, limit: int = MAX_COMMAND_LINES) -> Commands:
         comment = "\n".join(written).strip()
         return Commands([subject], comment or None)
     lines = [line for line in written if line]
-    if not lines and subject and subject.lower() != "multiple":
-        # Nothing in the body either: answer the Subject, so the reply says what is wrong.
+    if subject and subject.lower() != "multiple" and not OUR_SUBJECT.match(subject) and \
+            not any(is_command(line) for line in lines):
+        # No command in the body either: the Subject was meant as one (`mesage bob hi`).
+        # Answer it, not the body's prose ("'Hi' is not a command" helps nobody).
         return Commands([subject], None)
     return Commands(lines[:limit], None, max(0, len(lines) - limit))

@@ -193,6 +193,15 @@ def test_non_command_subject_and_empty_body_answers_the_subject():
     assert commands(mail("multiple", "\n-- \nAlice\n")).lines == []
 
 
+def test_a_mistyped_subject_over_prose_answers_the_subject():
+    """`mesage bob hi` with "Hi" in the body: the Subject was the command meant, so the
+    reply is about the Subject, not "'Hi' is not a command"."""
+    found = commands(mail("mesage bob hi", "Hi Bob,\nsee you at the club.\n"))
+    assert found.lines == ["mesage bob hi"]
+    # A reply to one of our board mails with only prose is still read as before.
+    assert commands(mail("Re: Trou Board 101 bob", "Nice move!\n")).lines == ["Nice move!"]
+
+
 @pytest.mark.parametrize(
     "subject",
     [
