@@ -106,8 +106,8 @@ def move(ctx: Context, game: AnyGame, number: str, userid: str, password: str, t
     user = authenticate_on(ctx, pos, userid, password)
     seat = _seat(pos, user)
     _check_turn(pos, seat)
-    play.check_move_number(pos, guard, text)
     try:
+        play.check_move_number(pos, guard, text)
         play.play_move(ctx, pos, seat, text, ctx.comment)
     except UserError as err:
         raise CommandError(str(err), board_text=board_text(pos, seat)) from None

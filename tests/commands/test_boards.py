@@ -118,6 +118,7 @@ def test_moves_with_guard_alias_and_turns(players):
     err = error(replies)
     assert err.subject == "Trou Board 101 Error"
     assert "would be move #2" in err.body
+    assert "Summary of Trou Board 101" in err.body and "  1. 3B2" in err.body  # the board
     assert "trou move 101 bob ******** 4C2#1" in err.body
     assert_never_echoed(replies, PW["bob"])
     assert run.snapshot() == before
