@@ -54,10 +54,14 @@ def apply(records: Sequence[Rating], winners: Sequence[int]) -> list[Change]:
 def record_finished(session: Session, board: Board) -> None:
     """Rate a game that has just finished: called once, when the board becomes finished.
 
-    Three statements on the finishing move only: the two players' records, the last
-    rating_seq, and the writes at flush."""
+    On the finishing move only, a few statements: the last rating_seq, the two players'
+    records, and at the flush their rows and the board's numbers."""
     if not is_rated(board) or board.rating_seq is not None or board.winners is None:
         return
+    # The last number first: its autoflush writes what is pending (the board's status, and
+    # the numbers of boards finished earlier in this mail, as a signoff does), so that new
+    # rating rows are inserted once, with their values, at the next flush.
+    last = session.scalar(select(func.max(Board.rating_seq)))
     user_ids = [seat.user_id for seat in board.seats]
     stored: Mapping[int, Rating] = {r.user_id: r for r in session.scalars(
         select(Rating).where(Rating.game == board.game, Rating.user_id.in_(user_ids)))}
@@ -68,6 +72,5 @@ def record_finished(session: Session, board: Board) -> None:
             record = fresh(board.game, user_id)
             session.add(record)
         records.append(record)
-    last = session.scalar(select(func.max(Board.rating_seq)))
     board.rating_changes = apply(records, board.winners)
     board.rating_seq = (last or 0) + 1

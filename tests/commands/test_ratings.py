@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import event, select
 
 from pbm.context import Reply
 from pbm.db.models import Rating, User
@@ -137,6 +137,22 @@ def test_signing_off_resigns_and_rates_every_board(players):
     assert run.board(third).rating_changes == [[1936, 1921, 1], [1648, 1643, 2]]
     assert record(run, "carol") == (1921, 2, 0, 0)
     assert record(run, "alice") == (1643, 1, 2, 0)
+
+
+def test_rating_costs_a_finishing_move_four_statements_and_other_moves_none(players):
+    run = players
+    number, _ = play(run, "alice", "bob", RED_WINS[:-2])
+    statements: list[str] = []
+    event.listen(run.engine, "before_cursor_execute",
+                 lambda conn, cursor, statement, *rest: statements.append(statement))
+    play_counts = []
+    for userid, text in (("alice", RED_WINS[-2]), ("bob", RED_WINS[-1])):
+        statements.clear()
+        run(ACCOUNTS[userid][1], f"trou move {number} {userid} {PW[userid]} {text}")
+        play_counts.append(len(statements))
+    # The last rating_seq, the players' records, their rows written, the board's numbers.
+    assert play_counts[1] - play_counts[0] <= 4, statements
+    assert run.board(number).rating_seq == 1
 
 
 # ----- the rating lines ---------------------------------------------------------------------
