@@ -3,12 +3,14 @@ says how, `standings` ranks the players and `history` lists the finished boards.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
+import pytest
 from sqlalchemy import event, select
 
 from pbm.context import Reply
 from pbm.db.models import Rating, User
+from pbm.views import history as history_view
 from tests.commands.conftest import (
     ACCOUNTS,
     ALICE,
@@ -17,6 +19,7 @@ from tests.commands.conftest import (
     PW,
     STRANGER,
     TROU_GAME,
+    error,
     one,
 )
 
@@ -206,3 +209,160 @@ def test_an_ordinary_move_mail_has_no_rating_lines(players):
     run = players
     _, replies = play(run, "alice", "bob", RED_WINS[:4])
     assert not any("rating" in r.body for r in replies)
+
+
+# ----- standings ----------------------------------------------------------------------------
+DEFINITIONS = """
+Provisionals have finished fewer than 20 games. Inactive: signed off, or
+with no active board of this game and none of it finished in the last 180
+days.
+"""
+
+
+def three_games(run) -> None:
+    """alice beats bob, bob ties carol, carol beats alice; alice and carol then play on."""
+    play(run, "alice", "bob", RED_WINS)  # alice 1824, bob 1424
+    # bob: value = (1424 + 1600) / 2 = 1512; (1424 + 1512) / 2 + (1720 - 1424) / 5 = 1468 + 59
+    # carol: 1512 + 24
+    play(run, "bob", "carol", TIED, DAY + timedelta(days=1))  # bob 1527, carol 1536
+    # carol: value = (1536 + 1824) / 2 + 200 = 1880; (1536 + 1880) / 2 + 184 / 5 = 1708 + 36
+    # alice: value = 1480; (1824 + 1480) / 2 + (1720 - 1824) / 5 = 1652 - 20
+    beat(run, "carol", "alice", DAY + timedelta(days=2))  # carol 1744, alice 1632
+    declined, _ = play(run, "alice", "bob", RED_WINS[:1], DAY + timedelta(days=2))
+    resign(run, "bob", declined, DAY + timedelta(days=2))
+    play(run, "alice", "carol", RED_WINS[:2], DAY + timedelta(days=2))
+
+
+def standings(run, when: datetime, line: str = "trou standings") -> str:
+    reply = one(run(STRANGER, line, now=when))
+    assert reply.subject == "Trou Standings"
+    return reply.body
+
+
+def test_standings_before_any_game_has_finished(players):
+    run = players
+    play(run, "alice", "bob", RED_WINS[:3])
+    assert standings(run, DAY) == "Trou Standings\n\nNo games have finished yet.\n"
+
+
+def test_standings_rank_the_provisionals_with_ties_and_active_boards(players):
+    run = players
+    three_games(run)
+    assert standings(run, DAY + timedelta(days=3)) == """Trou Standings
+
+Provisionals
+Rank  Name   Rating   Won  Lost  Ties  Active
+   1  carol    1744     1     0     1       1
+   2  alice    1632     1     1     0       1
+   3  bob      1527     0     1     1       0
+""" + DEFINITIONS
+
+
+def test_players_without_boards_become_inactive_after_180_days_or_when_signed_off(players):
+    run = players
+    three_games(run)
+    # bob's last game finished on day 1: inactive from day 181, under the alias `ratings`.
+    assert "   3  bob      1527" in standings(run, DAY + timedelta(days=180, hours=23))
+    assert standings(run, DAY + timedelta(days=181), "trou ratings") == """Trou Standings
+
+Provisionals
+Rank  Name   Rating   Won  Lost  Ties  Active
+   1  carol    1744     1     0     1       1
+   2  alice    1632     1     1     0       1
+
+Inactive
+Rank  Name   Rating   Won  Lost  Ties  Active
+   1  bob      1527     0     1     1       0
+""" + DEFINITIONS
+    run(BOB, "signoff bob Hunter22")
+    assert "Inactive\nRank  Name   Rating   Won  Lost  Ties  Active\n   1  bob      1527" in \
+        standings(run, DAY + timedelta(days=3))
+
+
+def test_established_players_rank_first_and_equal_ratings_share_a_rank(players):
+    run = players
+    seed(run, "alice", 1700, 20)
+    seed(run, "bob", 1650, 10, 10)
+    seed(run, "carol", 1650, 25, 5)
+    play(run, "alice", "bob", ())
+    play(run, "carol", "alice", ())
+    # No game was tied: no Ties column.
+    assert standings(run, DAY) == """Trou Standings
+
+Established
+Rank  Name   Rating   Won  Lost  Active
+   1  alice    1700    20     0       2
+   2  bob      1650    10    10       1
+   2  carol    1650    25     5       1
+""" + DEFINITIONS
+
+
+# ----- history ------------------------------------------------------------------------------
+def history(run, line: str) -> str:
+    reply = one(run(STRANGER, line))
+    assert reply.subject == "Trou History"
+    return reply.body
+
+
+def test_history_lists_finished_boards_newest_first_and_never_declined_ones(players):
+    run = players
+    three_games(run)
+    assert history(run, "trou history") == f"""Finished Trou games, newest first:
+
+2024-03-03  103  carol  carol vs alice  3 moves  alice resigned.
+2024-03-02  102  TIE    bob vs carol    8 moves  {TIE_REASON}
+2024-03-01  101  alice  alice vs bob    8 moves  {RED_REASON}
+"""
+    assert history(run, "trou history BOB") == f"""Finished Trou games of bob, newest first:
+
+2024-03-02  102  TIE    bob vs carol  8 moves  {TIE_REASON}
+2024-03-01  101  alice  alice vs bob  8 moves  {RED_REASON}
+"""
+
+
+def test_history_tells_only_what_the_public_board_shows(players):
+    run = players
+    three_games(run)
+    for line in history(run, "trou history").splitlines()[2:]:
+        number, reason = line.split()[1], line.split("moves  ")[1]
+        assert reason in one(run(STRANGER, f"trou show {number}")).body
+
+
+def test_history_of_a_signed_off_player_and_of_nobody_yet(players):
+    run = players
+    assert history(run, "trou history") == "No Trou games have finished yet.\n"
+    beat(run, "alice", "bob")
+    assert history(run, "trou history carol") == "No Trou games of carol have finished yet.\n"
+    run(BOB, "signoff bob Hunter22")
+    assert "alice vs bob" in history(run, "trou history bob")
+
+
+def test_history_comes_a_page_at_a_time(players, monkeypatch):
+    run = players
+    assert history_view.PAGE == 50
+    monkeypatch.setattr(history_view, "PAGE", 2)  # three games make three pages of 2, not 150
+    for day in range(3):
+        beat(run, "alice", "bob", DAY + timedelta(days=day))
+    first = history(run, "trou history alice")
+    assert [line[:15] for line in first.splitlines()[2:4]] == ["2024-03-03  103",
+                                                              "2024-03-02  102"]
+    assert first.endswith("\n(2 of 3 shown; write 'trou history alice from 3' for the next.)\n")
+    last = history(run, "trou history alice FROM 3")
+    assert last.splitlines()[2][:15] == "2024-03-01  101"
+    assert last.endswith("\n(game 3 of 3 shown.)\n")
+    assert history(run, "trou history from 2").endswith(
+        "\n(games 2 to 3 of 3 shown.)\n")
+    assert history(run, "trou history alice from 4") == \
+        "There are 3 finished Trou games of alice; 'trou history alice' lists the newest.\n"
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("trou history alice from x", "'from' needs a number of 1 or more."),
+    ("trou history alice from 0", "'from' needs a number of 1 or more."),
+    ("trou history alice from 99999999999999", "'from' needs a number of 1 or more."),
+    ("trou history alice bob", "Name at most one player."),
+    ("trou history dave", "There is no user 'dave'."),
+    ("trou history alice bob from 2 3", "Too many words"),
+])
+def test_history_refusals(players, line, message):
+    assert message in error(players(STRANGER, line)).body
