@@ -9,7 +9,8 @@ import pytest
 from sqlalchemy import event, select
 
 from pbm.context import Reply
-from pbm.db.models import Rating, User
+from pbm.db.models import Board, Rating, User
+from pbm.ratings.rebuild import rebuild
 from pbm.views import history as history_view
 from tests.commands.conftest import (
     ACCOUNTS,
@@ -366,3 +367,65 @@ def test_history_comes_a_page_at_a_time(players, monkeypatch):
 ])
 def test_history_refusals(players, line, message):
     assert message in error(players(STRANGER, line)).body
+
+
+# ----- rebuild ------------------------------------------------------------------------------
+def series(run) -> None:
+    """24 games: alice plays them all (established after 20), with wins, losses and ties,
+    resignations, a declined board, and games finished by signing off."""
+    for i in range(22):
+        when = DAY + timedelta(days=i)
+        if i % 3 == 0:
+            beat(run, "alice", "bob", when)
+        elif i % 3 == 1:
+            play(run, "alice", "bob", BLACK_WINS, when)
+        else:
+            play(run, "carol", "alice", TIED, when)
+    declined, _ = play(run, "alice", "carol", RED_WINS[:1])
+    resign(run, "carol", declined)
+    play(run, "alice", "bob", RED_WINS[:4])
+    play(run, "carol", "alice", RED_WINS[:3])
+    run(ALICE, "signoff alice Secret1")
+
+
+def test_rebuild_replays_every_rated_game_to_the_stored_ratings(players):
+    run = players
+    series(run)
+    assert record(run, "alice")[1:] == (8, 9, 7)  # won, lost (2 by signing off), tied
+    with run.session() as session:  # the last games rated alice as established
+        last = session.scalar(select(Board).order_by(Board.rating_seq.desc()).limit(1))
+        assert last.rating_changes[1][2] == 23
+    with run.session() as session:
+        assert rebuild(session) == []
+        assert rebuild(session, "trou", fix=True) == []
+    assert record(run, "alice")[1:] == (8, 9, 7)
+
+
+def test_rebuild_finds_a_corrupted_rating_and_board_and_fixes_them(players):
+    run = players
+    series(run)
+    alice, bob = record(run, "alice"), record(run, "bob")
+    with run.session() as session:
+        user_id = session.scalar(select(User.id).where(User.userid == "alice"))
+        row = session.get_one(Rating, ("trou", user_id))
+        row.rating, row.tied = row.rating + 7, row.tied - 1
+    with run.session() as session:
+        changes = session.get_one(Board, 105).rating_changes
+        session.get_one(Board, 105).rating_changes = [changes[1], changes[0]]
+        session.delete(session.get_one(Rating, ("trou", session.scalar(
+            select(User.id).where(User.userid == "bob")))))
+    with run.session() as session:
+        found = rebuild(session)
+    assert found == [
+        f"board 105 (trou): changes stored {[changes[1], changes[0]]}, replayed {changes}",
+        f"trou alice: stored {alice[0] + 7} (won 8, lost 9, tied 6), replayed {alice[0]} "
+        "(won 8, lost 9, tied 7)",
+        f"trou bob: stored no rating, replayed {bob[0]} (won {bob[1]}, lost {bob[2]}, "
+        f"tied {bob[3]})",
+    ]
+    with run.session() as session:
+        assert rebuild(session) == found  # reported, not written
+        assert rebuild(session, fix=True) == found
+    with run.session() as session:
+        assert rebuild(session) == []
+    assert (record(run, "alice"), record(run, "bob")) == (alice, bob)
