@@ -12,6 +12,7 @@ from pbm.boards.position import Position, viewer_key
 from pbm.context import CommandError, Context
 from pbm.db.models import Board, BoardStatus, Move, Seat, User
 from pbm.games.base import AnyGame, Outcome
+from pbm.ratings.record import record_finished
 
 FIRST_BOARD = 101
 
@@ -108,6 +109,7 @@ def finish(ctx: Context, pos: Position, outcome: Outcome) -> None:
         seat.resign_queued = False
         clocks.stop(seat)
     board.updated_at = ctx.now
+    record_finished(ctx.session, board)
 
 
 def _save(ctx: Context, pos: Position) -> None:

@@ -70,4 +70,4 @@ def main(ctx: click.Context, config_path: str | None) -> None:
 
 
 # Subcommands register themselves on `main`.
-from pbm.cli import admin, bench, housekeeping, mailpath, store  # noqa: E402,F401
+from pbm.cli import admin, bench, housekeeping, mailpath, standing, store  # noqa: E402,F401

@@ -4,4 +4,9 @@ Importing the package registers every command, so the parser, `is_command` and t
 pages all see the full set whichever module is imported first.
 """
 
-from pbm.commands import accounts, game_commands, vacation  # noqa: F401,E402
+from pbm.commands import (  # noqa: F401,E402
+    accounts,
+    game_commands,
+    standing_commands,
+    vacation,
+)

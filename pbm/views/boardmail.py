@@ -9,6 +9,7 @@ from pbm.accounts.users import addresses_of
 from pbm.boards.position import Position, move_seen
 from pbm.context import Context, Reply
 from pbm.db.models import BoardStatus, User
+from pbm.views.rating_lines import rating_lines
 
 RECENT_ROWS = 10  # rows of the move list in ordinary mails; `show` prints them all
 COLUMN = 20
@@ -90,6 +91,7 @@ def board_text(
     parts.append(turn_line(pos))
     if outcome is not None and outcome.reason:
         parts += textwrap.wrap(outcome.reason, WIDTH)
+    parts += rating_lines(pos)
     if viewer is not None and viewer in pos.to_move():
         hint = pos.game.prompt(pos.state, viewer)
         if hint:

@@ -1,0 +1,1 @@
+"""Ratings per game: the formulas, recording finished games, and rebuilding from scratch."""
