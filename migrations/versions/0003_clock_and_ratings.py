@@ -59,6 +59,42 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint('game', 'user_id', name=op.f('pk_ratings')),
     )
     _start_clocks()
+    _rate_finished_games()
+
+
+def _rate_finished_games() -> None:
+    """Games that ended before ratings existed are rated now, in the order they ended, as
+    they would have been (`pbm ratings rebuild` replays the same order)."""
+    import json
+
+    from pbm.ratings.record import apply, fresh
+
+    conn = op.get_bind()
+    finished = conn.execute(sa.text(
+        "SELECT id, game, winners FROM boards WHERE status = 'finished' "
+        "ORDER BY finished_at, id")).all()
+    records = {}
+    seq = 0
+    for number, game, winners in finished:
+        players = list(conn.execute(sa.text(
+            "SELECT user_id FROM seats WHERE board_id = :b ORDER BY position"),
+            {"b": number}).scalars())
+        if len(players) != 2:
+            continue
+        if isinstance(winners, str):
+            winners = json.loads(winners)
+        rows = [records.setdefault((game, user), fresh(game, user)) for user in players]
+        changes = apply(rows, winners or [])
+        seq += 1
+        conn.execute(sa.text("UPDATE boards SET rating_seq = :seq, rating_changes = :changes "
+                             "WHERE id = :b"),
+                     {"seq": seq, "changes": json.dumps(changes), "b": number})
+    for row in records.values():
+        conn.execute(sa.text(
+            "INSERT INTO ratings (game, user_id, rating, won, lost, tied) "
+            "VALUES (:game, :user_id, :rating, :won, :lost, :tied)"),
+            {"game": row.game, "user_id": row.user_id, "rating": row.rating, "won": row.won,
+             "lost": row.lost, "tied": row.tied})
 
 
 def _start_clocks() -> None:

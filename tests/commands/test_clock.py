@@ -63,6 +63,9 @@ def test_nag_at_day_7_and_14_and_forfeit_at_day_21(players: Runner):
         assert reply.subject == "Trou Board 101"
         assert "Game won by bob." in reply.body
         assert "alice forfeited: no move in 21 days." in reply.body
+        # A forfeit is rated as a loss.
+        assert "alice's rating is 1424 (provisional)." in reply.body
+        assert "bob's rating is 1824 (provisional)." in reply.body
     board = players.board(101)
     assert board.status == BoardStatus.FINISHED and board.winners == [1]
     assert housekeep(players, 21) == [] and housekeep(players, 40) == []

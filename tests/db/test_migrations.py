@@ -197,15 +197,27 @@ def test_upgrade_to_0003_starts_the_clocks_of_games_in_progress(url: str):
         conn.execute(text("INSERT INTO moves (board_id, number, seat, notation, shown, "
                           "created_at) VALUES (101, 1, 0, '1B2', '{}', :last)"),
                      {"last": last_move})
+        # A game bob won before ratings existed: rated by the upgrade.
+        conn.execute(text(
+            "INSERT INTO boards (id, game, rules_version, options, seed, status, state, "
+            "move_count, winners, result_reason, challenger, created_at, updated_at, "
+            "finished_at) VALUES (100, 'trou', 1, '{}', 100, 'finished', '{}', 0, '[1]', "
+            "'alice resigned.', 'operator', '2026-11-01', '2026-11-02', '2026-11-02')"))
+        conn.execute(text("INSERT INTO seats (board_id, position, user_id, resign_queued) "
+                          "SELECT 100, id - 1, id, 0 FROM users"))
     upgrade(engine)
     with engine.connect() as conn:
         clocks = conn.execute(text("SELECT position, waiting_since, nags FROM seats "
-                                   "ORDER BY position")).all()
+                                   "ORDER BY board_id DESC, position")).all()
         # Rebuilding a table must not cascade to the rows pointing at it.
         assert conn.execute(text("SELECT count(*) FROM moves")).scalar() == 1
         assert conn.execute(text("SELECT count(*) FROM addresses")).scalar() == 2
+        assert conn.execute(text("SELECT rating_seq, rating_changes FROM boards WHERE id = 100")
+                            ).one() == (1, "[[1600, 1424, 0], [1600, 1824, 0]]")
+        assert conn.execute(text("SELECT user_id, rating, won, lost FROM ratings ORDER BY "
+                                 "user_id")).all() == [(1, 1424, 0, 1), (2, 1824, 1, 0)]
     assert [(p, w and str(w)[:16], n) for p, w, n in clocks] == [
-        (0, None, 0), (1, "2026-11-20 09:30", 0)]
+        (0, None, 0), (1, "2026-11-20 09:30", 0), (0, None, 0), (1, None, 0)]
     factory = session_factory(engine)
     assert tick(factory, Config(), last_move + timedelta(days=6, hours=23))[0].replies == []
     nag = tick(factory, Config(), last_move + timedelta(days=7))[0]
