@@ -4,4 +4,4 @@ Importing the package registers every command, so the parser, `is_command` and t
 pages all see the full set whichever module is imported first.
 """
 
-from pbm.commands import accounts, game_commands  # noqa: F401,E402
+from pbm.commands import accounts, game_commands, turn_list  # noqa: F401,E402
