@@ -10,7 +10,7 @@ from pbm.boards.select import Which
 from pbm.commands.grammar import Command, Invocation, account_command
 from pbm.context import CommandError, Context, shorten
 from pbm.db.models import User
-from pbm.views.listings import LISTED_LINES, board_line, capped, list_boards
+from pbm.views.listings import board_line, listed
 
 MARK = "*"
 SELECTORS = "next|active|inactive|all"
@@ -25,7 +25,7 @@ HEADINGS = {
 
 def turn_list(ctx: Context, user: User, which: Which = Which.ACTIVE) -> str:
     """One line per board of the player (archived ones left out), `MARK` where they move."""
-    found, note = capped(list_boards(ctx, None, [user], which, LISTED_LINES + 1))
+    found, note = listed(ctx, None, [user], which)
     days = ctx.time.archive_days
     lines = [HEADINGS[which].format(userid=user.userid) + ":",
              f"({MARK} = it is {user.userid}'s turn; finished boards are listed for {days} "

@@ -37,9 +37,10 @@ def list_boards(ctx: Context, game: AnyGame | None, users: list[User], which: Wh
     return [seen[number] for number in sorted(seen)][:limit]
 
 
-def capped(found: list[Board]) -> tuple[list[Board], list[str]]:
-    """The boards a listing mail shows, and a note when there were more (found holds at most
-    LISTED_LINES + 1: list_boards was asked for one more to tell)."""
+def listed(ctx: Context, game: AnyGame | None, users: list[User],
+           which: Which) -> tuple[list[Board], list[str]]:
+    """The boards a listing mail shows, at most LISTED_LINES, and a note when there are more."""
+    found = list_boards(ctx, game, users, which, LISTED_LINES + 1)
     if len(found) <= LISTED_LINES:
         return found, []
     return found[:LISTED_LINES], ["", f"More than {LISTED_LINES} boards: the first "
@@ -49,7 +50,7 @@ def capped(found: list[Board]) -> tuple[list[Board], list[str]]:
 
 def send_listing(ctx: Context, game: AnyGame, users: list[User], which: Which) -> None:
     title = game.info.title
-    found, note = capped(list_boards(ctx, game, users, which, LISTED_LINES + 1))
+    found, note = listed(ctx, game, users, which)
     whose = f" of {', '.join(u.userid for u in users)}" if users else ""
     lines = [f"{which.capitalize()} {title} boards{whose}:", ""]
     lines += [board_line(b) for b in found] or ["  (none)"]
