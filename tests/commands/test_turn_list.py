@@ -257,3 +257,20 @@ def test_archive_days_comes_from_the_time_settings(boards):
     assert "104" in listing(run, "games alice", 29)
     assert "listed for 30 days after they end" in listing(run, "games alice", 29)
     assert "104" not in listing(run, "games alice", 31)
+
+
+# ----- the grammar: new first words break nothing -----------------------------------------
+def test_games_and_all_show_are_account_commands_and_game_games_stays_a_game_command():
+    from pbm.commands.grammar import is_command, parse
+
+    assert (parse("games").command.name, parse("games").game) == ("games", None)
+    assert parse("GAMES alice next").args == ("alice", "next")
+    assert (parse("all show alice").command.name, parse("All Show alice").words) == \
+        ("all show", ("all", "show"))
+    assert (parse("trou games alice").command.name, parse("trou games").game) == \
+        ("games", "trou")
+    for line in ("games", "all show alice", "change password a b c", "trou games"):
+        assert is_command(line), line
+    # A Subject that merely starts with such a word is chatter, not a command.
+    for line in ("All done, thanks", "all", "Change of plans", "Gamesmanship"):
+        assert not is_command(line), line
