@@ -64,7 +64,11 @@ def boards(session: Session, *, game: str | None = None, user: User | None = Non
         # planner scan every active board of the game instead, which grows with the store.
         query = query.where(Board.id.in_(select(Seat.board_id).where(Seat.user_id == user.id)))
     if game is not None:
-        query = query.where(Board.game == game)
+        # Of one player's boards, the seats already leave a few: `game || ''` keeps the
+        # planner off the (game, status, finished_at) index, which it would otherwise take
+        # to walk every board of the game (7x slower `games USERID` at 100,000 boards).
+        of_game = Board.game + "" if user is not None else Board.game
+        query = query.where(of_game == game)
     in_play = Board.status == BoardStatus.ACTIVE
     finished: ColumnElement[bool] = Board.status == BoardStatus.FINISHED
     if archived_before is not None:
