@@ -333,6 +333,20 @@ def test_games_lists_active_boards(board: Pbm):
     ]
 
 
+def test_games_lists_finished_boards_until_archived_and_all_forever(board: Pbm):
+    for sender, line in (("alice", "trou move 101 alice secret 1B2"),
+                         ("bob", "trou move 101 bob hunter2 4C2"),
+                         ("alice", "trou resign 101 alice secret")):
+        board.ok("run", "--from", f"{sender}@example.org", line)
+    finished = "trou          101  alice (Red), bob (Black)  Game won by bob."
+    for days, listed in ((13, [finished]), (15, ["no boards"])):
+        with board.session() as session, session.begin():
+            session.get(Board, 101).finished_at = utcnow() - timedelta(days=days)
+        assert board.ok("games").splitlines() == listed, days
+        assert board.ok("games", "--all").splitlines() == [finished], days
+    assert "Game won by bob." in board.ok("show", "101")
+
+
 def test_games_of_a_user(board: Pbm):
     board.ok("users", "add", "carol", "secret", "carol@example.org")
     board.ok("challenge", "trou", "bob", "carol")

@@ -1,5 +1,5 @@
-"""Scale benchmark: what a move, `show`, `games USERID` and `showas` cost in a small store and
-in a big one, and what a move costs at the start and at the end of a long game.
+"""Scale benchmark: what a move, `show`, `games USERID`, the turn list and `showas` cost in a
+small store and in a big one, and what a move costs at the start and at the end of a long game.
 
 The databases are built directly (bulk inserts of users, boards, seats and moves), not
 through mail, so that 100,000 boards take seconds. The operations then run through the
@@ -111,6 +111,7 @@ def operations(factory: sessionmaker[Session]) -> dict[str, float]:
                                        for b, (u, a) in boards]),
         "games_userid": _median_us(factory, [(a, f"loophole games {u}")
                                              for u, a in players * BOARDS_EACH]),
+        "turn_list": _median_us(factory, [(a, f"games {u}") for u, a in players * BOARDS_EACH]),
         "move": _median_us(factory, [(a, f"loophole move {b} {u} {PASSWORD} {NEXT_MOVE}")
                                      for b, (u, a) in boards]),
     }

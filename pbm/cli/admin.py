@@ -91,19 +91,25 @@ def show(app: App, board: int, userid: str | None, upto: int | None) -> None:
 
 @main.command()
 @click.argument("userid", required=False)
-@click.option("--all", "everything", is_flag=True, help="Finished boards too.")
+@click.option("--all", "everything", is_flag=True,
+              help="Every board, finished ones too however long ago.")
 @pass_app
 def games(app: App, userid: str | None, everything: bool) -> None:
-    """List active boards of every game (or of one user)."""
+    """List active boards of every game (or of one user), and those finished in the last
+    archive_days; with --all, every board ever played."""
     from pbm.accounts.users import require_user
-    from pbm.boards.select import Which, boards
+    from pbm.boards.select import Which, archive_cutoff, boards
     from pbm.context import Context
     from pbm.views.listings import board_line
 
     with app.store(read_only=True)() as session:
+        ctx = Context(session, "", admin=True, time=app.config.time)
         with _refusals():
-            user = require_user(Context(session, "", admin=True), userid) if userid else None
-        found = boards(session, user=user, which=Which.ALL if everything else Which.ACTIVE)
+            user = require_user(ctx, userid) if userid else None
+        if everything:
+            found = boards(session, user=user, which=Which.ALL)
+        else:
+            found = boards(session, user=user, archived_before=archive_cutoff(ctx))
         for board in found:
             click.echo(f"{board.game:<12}{board_line(board)}")
         if not found:

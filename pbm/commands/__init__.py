@@ -8,5 +8,6 @@ from pbm.commands import (  # noqa: F401,E402
     accounts,
     game_commands,
     standing_commands,
+    turn_list,
     vacation,
 )

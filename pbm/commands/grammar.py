@@ -91,14 +91,23 @@ def is_command(line: str) -> bool:
     if not words:
         return False
     first = words[0].lower()
+    if first in _first_words():
+        # "change of plans", "all done": such a word starts a command only with its second.
+        second = words[1].lower() if len(words) > 1 else ""
+        return f"{first} {second}" in ACCOUNT_COMMANDS
     return _is_account_word(first) or first == "multiple" or \
         registry.canonical(first) is not None
+
+
+def _first_words() -> set[str]:
+    """The first words of two-word account commands ("change password", "all show")."""
+    return {name.split()[0] for name in ACCOUNT_COMMANDS if " " in name}
 
 
 def _is_account_word(first: str) -> bool:
     """Account commands are looked up before games added by other packages: finding those
     reads every installed package's entry points, which `help` should not wait for."""
-    return first == "change" or _find_verb(ACCOUNT_COMMANDS, first) is not None
+    return first in _first_words() or _find_verb(ACCOUNT_COMMANDS, first) is not None
 
 
 def parse(line: str) -> Invocation:
@@ -127,15 +136,14 @@ def parse(line: str) -> Invocation:
                 subject=f"{title} error",
             )
         return Invocation(command, game, (first, command.name), tuple(words[2:]))
-    if first == "change":
+    if first in _first_words():
         sub = words[1].lower() if len(words) > 1 else ""
-        command = ACCOUNT_COMMANDS.get(f"change {sub}")
+        command = ACCOUNT_COMMANDS.get(f"{first} {sub}")
         if command is None:
-            raise CommandError(
-                "Write 'change password userid oldpassword newpassword' or "
-                "'change address userid password [address ...]'."
-            )
-        return Invocation(command, None, ("change", sub), tuple(words[2:]))
+            ways = " or ".join(f"'{c.name} {c.syntax}'" for c in ACCOUNT_COMMANDS.values()
+                               if c.name.split()[0] == first)
+            raise CommandError(f"Write {ways}.")
+        return Invocation(command, None, (first, sub), tuple(words[2:]))
     command = _find_verb(ACCOUNT_COMMANDS, first)
     if command is None:
         games = ", ".join(registry.names())

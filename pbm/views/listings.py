@@ -2,38 +2,59 @@
 
 from __future__ import annotations
 
-from pbm.boards.position import position
-from pbm.boards.select import Which, boards
+from pbm.boards.position import Position, position
+from pbm.boards.select import Which, archive_cutoff, boards
 from pbm.context import Context
 from pbm.db.models import Board, User
 from pbm.games import registry
 from pbm.games.base import AnyGame
 from pbm.views.boardmail import turn_line
 
+# Lines one listing mail holds at most: a player with hundreds of boards gets the first ones
+# and a note, not a mail that grows with the store.
+LISTED_LINES = 200
 
-def board_line(board: Board) -> str:
+
+def board_line(board: Board, pos: Position | None = None) -> str:
     """One line per board: number, players by seat, and whose turn it is or how it ended."""
-    pos = position(board)
+    pos = pos or position(board)
     info = pos.game.info
     players = ", ".join(f"{pos.userid(i)} ({info.seats[i]})" for i in range(info.players))
     return f"{board.id:>5}  {players}  {turn_line(pos)}"
 
 
-def list_boards(ctx: Context, game: AnyGame, users: list[User], which: Which) -> list[Board]:
-    """The game's boards `which` of them, of the named players or of everyone."""
+def list_boards(ctx: Context, game: AnyGame | None, users: list[User], which: Which,
+                limit: int | None = None) -> list[Board]:
+    """The boards `which` of them that a listing shows (archived ones are gone), of one game
+    or all, of the named players or of everyone; the first `limit` of them."""
+    name = game.info.name if game is not None else None
+    cutoff = archive_cutoff(ctx)
     if not users:
-        return boards(ctx.session, game=game.info.name, which=which)
+        return boards(ctx.session, game=name, which=which, archived_before=cutoff, limit=limit)
     seen = {board.id: board for user in users
-            for board in boards(ctx.session, game=game.info.name, user=user, which=which)}
-    return [seen[number] for number in sorted(seen)]
+            for board in boards(ctx.session, game=name, user=user, which=which,
+                                archived_before=cutoff, limit=limit)}
+    return [seen[number] for number in sorted(seen)][:limit]
+
+
+def listed(ctx: Context, game: AnyGame | None, users: list[User],
+           which: Which) -> tuple[list[Board], list[str]]:
+    """The boards a listing mail shows, at most LISTED_LINES, and a note when there are more."""
+    found = list_boards(ctx, game, users, which, LISTED_LINES + 1)
+    if len(found) <= LISTED_LINES:
+        return found, []
+    return found[:LISTED_LINES], ["", f"More than {LISTED_LINES} boards: the first "
+                                      f"{LISTED_LINES} are listed. Ask for fewer, for "
+                                      "example with 'next'."]
 
 
 def send_listing(ctx: Context, game: AnyGame, users: list[User], which: Which) -> None:
     title = game.info.title
-    found = list_boards(ctx, game, users, which)
+    found, note = listed(ctx, game, users, which)
     whose = f" of {', '.join(u.userid for u in users)}" if users else ""
     lines = [f"{which.capitalize()} {title} boards{whose}:", ""]
     lines += [board_line(b) for b in found] or ["  (none)"]
+    lines += note
     ctx.answer(f"List of {title} games", "\n".join(lines) + "\n")
 
 

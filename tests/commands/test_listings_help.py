@@ -56,7 +56,8 @@ LINE_104 = "  104  carol (Red), alice (Black)  It is alice's turn."
 
 def test_list_game_and_games_show_boards(boards):
     run = boards
-    expected = f"Active Trou boards:\n\n{LINE_101}\n{LINE_104}\n"
+    # 102 ended just now: it stays in the active list until it is archived.
+    expected = f"Active Trou boards:\n\n{LINE_101}\n{LINE_102}\n{LINE_104}\n"
     for line in ("list trou", "list TROU", "trou games", "Trou GAMES active"):
         reply = one(run(STRANGER, line))
         assert (reply.subject, reply.body) == ("List of Trou games", expected), line

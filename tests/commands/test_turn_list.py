@@ -1,0 +1,276 @@
+"""A player's turn list (`games`, `all show`), `next` selectors, and archiving from listings."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+import pytest
+
+from pbm.views import listings
+from tests.commands.conftest import (
+    ACCOUNTS,
+    ALICE,
+    BOB,
+    PW,
+    STRANGER,
+    TROU_GAME,
+    Runner,
+    error,
+    one,
+)
+
+ENDED = datetime(2031, 3, 1, 12, 0)  # when board 104 is won; the injected clock of the setup
+
+
+def mail(run: Runner, userid: str, line: str, now: datetime = ENDED) -> None:
+    """`line` from the player's address, which must be carried out."""
+    replies = run(ACCOUNTS[userid][1], line, now=now)
+    assert not any(r.subject.lower().endswith("error") for r in replies), replies
+
+
+def challenge(run: Runner, game: str, first: str, second: str) -> int:
+    reply = one(run(STRANGER, f"{game} challenge {first} {second}", now=ENDED),
+                ACCOUNTS[first][1])
+    return int(reply.subject.split()[3])
+
+
+def play(run: Runner, game: str, number: int, seats: tuple[str, str],
+         moves: tuple[str, ...]) -> None:
+    for i, move in enumerate(moves):
+        userid = seats[i % 2]
+        mail(run, userid, f"{game} move {number} {userid} {PW[userid]} {move}")
+
+
+@pytest.fixture
+def boards(players: Runner) -> Runner:
+    """Boards of two games, all set up at ENDED:
+    101 trou alice-bob, alice to start; 102 pipeline alice-carol, both to send a pipeline;
+    103 trou bob-alice, alice's turn; 104 trou alice-bob, won by alice (ends at ENDED);
+    105 trou carol-alice, declined by alice; 106 trou bob-carol, alice not on it."""
+    run = players
+    assert challenge(run, "trou", "alice", "bob") == 101
+    assert challenge(run, "pipeline", "alice", "carol") == 102
+    play(run, "pipeline", 102, ("alice", "carol"), ("B2", "C4"))  # the coins: then both move
+    assert challenge(run, "trou", "bob", "alice") == 103
+    play(run, "trou", 103, ("bob", "alice"), ("1B2",))
+    assert challenge(run, "trou", "alice", "bob") == 104
+    play(run, "trou", 104, ("alice", "bob"), TROU_GAME)
+    assert challenge(run, "trou", "carol", "alice") == 105
+    play(run, "trou", 105, ("carol", "alice"), ("1B2",))
+    mail(run, "alice", f"trou resign 105 alice {PW['alice']}")
+    assert challenge(run, "trou", "bob", "carol") == 106
+    return run
+
+
+LINE_101 = "* trou          101  alice (Red), bob (Black)  Please start the game alice."
+LINE_102 = "* pipeline      102  alice (Head), carol (Tail)  It is alice's and carol's turn."
+LINE_103 = "* trou          103  bob (Red), alice (Black)  It is alice's turn."
+LINE_104 = "  trou          104  alice (Red), bob (Black)  Game won by alice."
+KEY = "(* = it is alice's turn; finished boards are listed for 14 days after they end)"
+
+
+def listing(run: Runner, line: str, days: float, sender: str = STRANGER) -> str:
+    """The answer to `line` `days` after board 104 ended."""
+    reply = one(run(sender, line, now=ENDED + timedelta(days=days)))
+    assert reply.to == (sender,) and reply.kind == "answer"
+    assert not reply.subject.lower().endswith("error"), reply.body
+    return reply.body
+
+
+# ----- the turn list ----------------------------------------------------------------------
+def test_games_lists_every_board_of_the_sender_in_every_game_marking_their_turn(boards):
+    reply = one(boards(ALICE, "games", now=ENDED + timedelta(days=1)))
+    assert reply.subject == "Boards of alice"
+    assert reply.body == "\n".join([
+        "Boards of alice in every game:", KEY, "",
+        LINE_101, LINE_102, LINE_103, LINE_104, ""])  # never 105, declined; 106 is not hers
+
+
+def test_all_show_and_games_userid_give_the_same_list_to_anyone(boards):
+    run = boards
+    expected = listing(run, "games", 1, sender=ALICE)
+    for line in ("all show alice", "ALL SHOW Alice active", "games alice", "Games ALICE all"):
+        assert listing(run, line, 1) == expected, line
+    assert listing(run, "games alice next", 1) == "\n".join([
+        "Boards where it is alice's turn, in every game:", KEY, "",
+        LINE_101, LINE_102, LINE_103, ""])
+    assert listing(run, "all show alice next", 1) == listing(run, "games alice next", 1)
+    assert listing(run, "games alice inactive", 1) == "\n".join([
+        "Finished boards of alice in every game:", KEY, "", LINE_104, ""])
+
+
+def test_the_marker_follows_the_player_asked_about(boards):
+    bob = listing(boards, "all show bob", 1).splitlines()
+    assert bob[1].startswith("(* = it is bob's turn;")
+    marked = [line.split()[2] for line in bob[3:] if line.startswith("*")]
+    unmarked = [line.split()[1] for line in bob[3:] if line.startswith(" ")]
+    assert (marked, unmarked) == (["106"], ["101", "103", "104"])
+    assert listing(boards, "all show bob next", 1).splitlines()[3:] == \
+        ["* trou          106  bob (Red), carol (Black)  Please start the game bob."]
+
+
+def test_a_simultaneous_step_is_the_turn_of_both_until_one_has_moved(boards):
+    run = boards
+    carol_next = listing(run, "games carol next", 1).splitlines()[3:]
+    assert [line.split()[2] for line in carol_next] == ["102"]
+    mail(run, "alice", f"pipeline move 102 alice {PW['alice']} B2-B3*-C3*-D3-D4*-C4")
+    line_102 = "  pipeline      102  alice (Head), carol (Tail)  It is carol's turn."
+    assert line_102 in listing(run, "games alice", 1).splitlines()
+    assert [line.split()[2] for line in listing(run, "games alice next", 1).splitlines()[3:]] \
+        == ["101", "103"]
+    assert listing(run, "games carol next", 1).splitlines()[3:] == ["*" + line_102[1:]]
+
+
+def test_a_player_with_no_boards_gets_an_empty_list(players):
+    body = listing(players, "games carol next", 0)
+    assert body.endswith("\n\n  (none)\n")
+
+
+def test_a_long_list_is_cut_with_a_note(boards, monkeypatch):
+    monkeypatch.setattr(listings, "LISTED_LINES", 2)
+    lines = listing(boards, "games alice", 1).splitlines()
+    assert lines[3:] == [LINE_101, LINE_102, "",
+                         "More than 2 boards: the first 2 are listed. Ask for fewer, for "
+                         "example with 'next'."]
+    assert "More than 2 boards" in listing(boards, "trou games", 1)
+
+
+# ----- errors -----------------------------------------------------------------------------
+def test_games_without_a_userid_from_an_unknown_address_says_how_to_write_it(boards):
+    err = error(boards(STRANGER, "games"))
+    assert err.subject == "pbm error"
+    assert f"No player receives mail at {STRANGER}, so name the player." in err.body
+    assert "Write: games [userid] [next|active|inactive|all]" in err.body
+
+
+def test_games_from_an_address_of_two_accounts_asks_which(players):
+    run = players
+    assert one(run(ALICE, "signup alice2 Another1")).subject == "Welcome to pbm, alice2"
+    err = error(run(ALICE, "games next"))
+    assert "Your address belongs to alice and alice2: name the player." in err.body
+    assert listing(run, "games alice2 next", 0, sender=ALICE).endswith("  (none)\n")
+
+
+def test_turn_list_errors(boards):
+    run = boards
+    for line in ("games zed", "all show zed next"):
+        err = error(run(STRANGER, line))
+        assert "There is no user 'zed'" in err.body, line
+    err = error(run(STRANGER, "all show"))
+    assert "Too few words. Write: all show userid [next|active|inactive|all]" in err.body
+    err = error(run(STRANGER, "all games alice"))
+    assert "Write 'all show userid [next|active|inactive|all]'." in err.body
+    err = error(run(STRANGER, "games alice bob"))
+    assert "Name one player." in err.body
+    err = error(run(STRANGER, "games alice next carol"))
+    assert "Too many words" in err.body
+
+
+def test_help_commands_shows_the_turn_list_commands(run):
+    lines = one(run(STRANGER, "help commands")).body.splitlines()
+    assert "  games [userid] [next|active|inactive|all]" in lines
+    assert "  all show userid [next|active|inactive|all]" in lines
+    assert "  games [alice] [next]     your boards" in one(run(STRANGER, "help")).body
+
+
+# ----- next selectors of one game ---------------------------------------------------------
+def shown(run: Runner, sender: str, line: str) -> list[str]:
+    """Subjects of the boards a show/showas command mailed."""
+    return [r.subject for r in run(sender, line, now=ENDED) if "Board" in r.subject]
+
+
+def test_next_selects_exactly_the_boards_where_it_is_the_players_turn(boards):
+    run = boards
+    assert shown(run, ALICE, f"trou showas alice {PW['alice']} next") == \
+        ["Trou Board 101", "Trou Board 103"]
+    assert shown(run, STRANGER, "trou show alice next") == ["Trou Board 101", "Trou Board 103"]
+    assert shown(run, BOB, f"trou showas bob {PW['bob']} next") == ["Trou Board 106"]
+    assert shown(run, STRANGER, "trou show bob next") == ["Trou Board 106"]
+    # Both seats move at once in Pipeline's second step: the board is next for both.
+    for userid in ("alice", "carol"):
+        assert shown(run, ACCOUNTS[userid][1], f"pipeline showas {userid} {PW[userid]} next") \
+            == ["Pipeline Board 102"]
+        assert shown(run, STRANGER, f"pipeline show {userid} next") == ["Pipeline Board 102"]
+    assert [line.split()[0] for line in listing(run, "trou games alice next", 1).splitlines()[2:]] \
+        == ["101", "103"]
+    for userid in ("alice", "carol"):
+        assert [line.split()[0] for line in
+                listing(run, f"pipeline games {userid} next", 1).splitlines()[2:]] == ["102"]
+    # carol is not on move on 106 (bob starts) nor anywhere in Trou.
+    assert one(run(STRANGER, "trou show carol next", now=ENDED)).body == \
+        "carol has no such boards.\n"
+    assert listing(run, "trou games carol next", 1).endswith("  (none)\n")
+
+
+def test_active_in_show_keeps_meaning_boards_in_play(boards):
+    run = boards
+    # Board 104 ended a day ago: still in the lists, but not a board in play.
+    assert "104" in listing(run, "trou games alice", 1)
+    replies = run(ALICE, f"trou showas alice {PW['alice']} active", now=ENDED + timedelta(1))
+    assert [r.subject for r in replies] == ["Trou Board 101", "Trou Board 103"]
+    replies = run(STRANGER, "trou show alice inactive", now=ENDED + timedelta(days=400))
+    assert [r.subject for r in replies] == ["Trou Board 104"]
+
+
+# ----- archiving finished boards from the lists --------------------------------------------
+BOARD_LINE = re.compile(r"^[* ] +(?:[a-z-]+ +)?(\d+)  ")
+
+
+def numbers(body: str) -> list[int]:
+    """The board numbers a listing or turn list holds, in order."""
+    return [int(found.group(1)) for found in map(BOARD_LINE.match, body.splitlines()) if found]
+
+
+@pytest.mark.parametrize("line", ["games alice", "all show alice all", "games alice inactive",
+                                  "trou games", "trou games all", "trou games inactive",
+                                  "trou games alice", "trou games bob all", "list trou"])
+def test_a_finished_board_leaves_the_lists_archive_days_after_it_ended(boards, line):
+    run = boards
+    day_13, day_15 = listing(run, line, 13), listing(run, line, 15)
+    assert "  104  alice (Red), bob (Black)  Game won by alice." in day_13
+    assert "104" not in day_15
+    assert numbers(day_13) == sorted([*numbers(day_15), 104])
+    assert 105 not in numbers(day_13)  # declined boards never show
+
+
+def test_the_boundary_is_archive_days_to_the_second(boards):
+    run = boards
+    assert "104" in listing(run, "trou games", 14)
+    assert "104" not in listing(run, "trou games", 14 + 1 / 86400)
+
+
+def test_archived_boards_stay_readable(boards):
+    run = boards
+    later = ENDED + timedelta(days=400)
+    reply = one(run(STRANGER, "trou show 104", now=later))
+    assert reply.subject == "Trou Board 104"
+    assert "Game won by alice." in reply.body
+    assert "104" not in listing(run, "games alice all", 400)
+
+
+def test_archive_days_comes_from_the_time_settings(boards):
+    from dataclasses import replace
+
+    run = boards
+    run.time = replace(run.time, archive_days=30)
+    assert "104" in listing(run, "games alice", 29)
+    assert "listed for 30 days after they end" in listing(run, "games alice", 29)
+    assert "104" not in listing(run, "games alice", 31)
+
+
+# ----- the grammar: new first words break nothing -----------------------------------------
+def test_games_and_all_show_are_account_commands_and_game_games_stays_a_game_command():
+    from pbm.commands.grammar import is_command, parse
+
+    assert (parse("games").command.name, parse("games").game) == ("games", None)
+    assert parse("GAMES alice next").args == ("alice", "next")
+    assert (parse("all show alice").command.name, parse("All Show alice").words) == \
+        ("all show", ("all", "show"))
+    assert (parse("trou games alice").command.name, parse("trou games").game) == \
+        ("games", "trou")
+    for line in ("games", "all show alice", "change password a b c", "trou games"):
+        assert is_command(line), line
+    # A Subject that merely starts with such a word is chatter, not a command.
+    for line in ("All done, thanks", "all", "Change of plans", "Gamesmanship"):
+        assert not is_command(line), line
