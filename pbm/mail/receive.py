@@ -17,6 +17,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from pbm.clock import SYSTEM, Clock
 from pbm.commands.credentials import verify_ahead
 from pbm.commands.dispatch import run_lines
 from pbm.commands.grammar import is_command
@@ -93,8 +94,8 @@ def _sender_key(sender: str) -> str:
 
 
 def receive(factory: sessionmaker[Session], config: Config, raw: bytes,
-            envelope_from: str = "", prepared: Prepared | None = None
-            ) -> tuple[Received, list[int]]:
+            envelope_from: str = "", prepared: Prepared | None = None,
+            clock: Clock = SYSTEM) -> tuple[Received, list[int]]:
     """Store and handle one raw mail in one transaction.
 
     Returns whether it was new and the ids of the outbox mails it queued. Raises Refusal
@@ -110,7 +111,7 @@ def receive(factory: sessionmaker[Session], config: Config, raw: bytes,
             log.exception("reading a mail from %s failed", envelope_from)
     try:
         with factory() as session, session.begin():
-            return store(session, config, raw, envelope_from, prepared)
+            return store(session, config, raw, envelope_from, prepared, clock)
     except IntegrityError:
         # Either a concurrent process committed the same Message-ID first (then the mail
         # is handled), or some other clash (then the sender must try again later).
@@ -123,7 +124,7 @@ def receive(factory: sessionmaker[Session], config: Config, raw: bytes,
 
 
 def store(session: Session, config: Config, raw: bytes, envelope_from: str,
-          prepared: Prepared | None) -> tuple[Received, list[int]]:
+          prepared: Prepared | None, clock: Clock = SYSTEM) -> tuple[Received, list[int]]:
     """Within the caller's transaction: store a mail unless seen before, and handle it.
 
     `prepared` is None when reading the mail hit a bug: it is stored and fails in `handle`,
@@ -133,16 +134,16 @@ def store(session: Session, config: Config, raw: bytes, envelope_from: str,
     if seen is not None:
         return Received.DUPLICATE, []
     record = InboundMessage(message_key=key, envelope_from=envelope_from, raw=raw,
-                            processed_at=utcnow())
+                            processed_at=clock.now())
     session.add(record)
     session.flush()
-    queued = handle(session, config, record, prepared)
+    queued = handle(session, config, record, prepared, clock)
     session.flush()
     return Received.STORED, queued
 
 
 def receive_batch(factory: sessionmaker[Session], config: Config,
-                  mails: list[tuple[bytes, str, Prepared | None]]
+                  mails: list[tuple[bytes, str, Prepared | None]], clock: Clock = SYSTEM
                   ) -> list[tuple[Received, list[int]] | None]:
     """Group commit: store and handle several mails, each in its own savepoint, with one
     commit for all of them (one fsync instead of one per mail).
@@ -156,11 +157,12 @@ def receive_batch(factory: sessionmaker[Session], config: Config,
     try:
         with factory() as session, session.begin():
             if len(mails) == 1:
-                return [store(session, config, *mails[0])]
+                return [store(session, config, *mails[0], clock)]
             for raw, envelope_from, prepared in mails:
                 try:
                     with session.begin_nested():
-                        results.append(store(session, config, raw, envelope_from, prepared))
+                        results.append(store(session, config, raw, envelope_from, prepared,
+                                             clock))
                 except Exception:
                     log.exception("could not store a mail from %s", envelope_from)
                     results.append(None)
@@ -171,12 +173,12 @@ def receive_batch(factory: sessionmaker[Session], config: Config,
 
 
 def handle(session: Session, config: Config, record: InboundMessage,
-           prepared: Prepared | None = None) -> list[int]:
+           prepared: Prepared | None = None, clock: Clock = SYSTEM) -> list[int]:
     """Run the commands of a stored mail; an unexpected error marks it failed, never lost.
 
     `prepared` is None when a stored mail is handled again (`pbm inbox retry`)."""
     if record.processed_at is None or record.status == InboundStatus.FAILED:
-        record.processed_at = utcnow()
+        record.processed_at = clock.now()
     if prepared is None:
         try:
             prepared = prepare(record.raw, record.envelope_from, config.limits)

@@ -77,7 +77,8 @@ class Receiver:
                     break
                 batch.append(item)
             results = receive_batch(self.factory, self.config,
-                                    [(raw, sender, prepared) for raw, sender, prepared, _ in batch])
+                                    [(raw, sender, prepared) for raw, sender, prepared, _ in batch],
+                                    self.clock)
             for (*_mail, future), result in zip(batch, results):
                 future.set_result(result)
             if time.monotonic() >= self.next_tick:  # a busy server keeps its clock too
