@@ -297,6 +297,19 @@ def test_show_public_view(board: Pbm):
     assert "e.g. 3B2" not in out  # the prompt is for the player to move only
 
 
+def test_boards_are_numbered_per_game_and_show_asks_which(board: Pbm):
+    board.ok("challenge", "loophole", "bob", "alice")
+    assert board.mails()[-1].subject == "New Loophole Board 101 bob"
+    result = board("show", "101")
+    assert result.exit_code == 1
+    assert "There is a board 101 in loophole and trou: say which game." in result.stderr
+    assert board.ok("show", "trou", "101").startswith("Summary of Trou Board 101\n")
+    assert board.ok("show", "loophole", "101").startswith("Summary of Loophole Board 101\n")
+    wrong = board("show", "101", "102")
+    assert wrong.exit_code == 1 and "There is no game called '101'" in wrong.stderr
+    assert board("show", "trou", "101", "102").exit_code == 2  # usage
+
+
 def test_show_as_a_player(board: Pbm):
     out = board.ok("show", "101", "--as", "alice")
     assert out.startswith("Summary of Trou Board 101\n")
@@ -622,7 +635,7 @@ def test_tick_dry_run_says_what_would_happen_and_does_nothing(board: Pbm):
     later = (datetime.now(UTC) + timedelta(days=8)).strftime("%Y-%m-%dT%H:%M")
     mails = len(board.mails())
     out = board.ok("tick", "--now", later, "--dry-run")
-    assert "Would do: 1 nag(s), 0 forfeit(s)" in out and "nagged alice on board 101" in out
+    assert "Would do: 1 nag(s), 0 forfeit(s)" in out and "nagged alice on Trou board 101" in out
     assert len(board.mails()) == mails
     out = board.ok("tick", "--now", later)
     assert "1 nag(s)" in out and "1 mail(s) delivered now" in out

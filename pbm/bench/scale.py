@@ -68,7 +68,8 @@ def build(path: Path, boards: int, users: int) -> sessionmaker[Session]:
             {"user_id": n, "position": 0, "address": f"{userid(n)}@bench.test"}
             for n in range(1, users + 1)])
         conn.execute(insert(Board), [
-            {"id": 101 + i, "game": "loophole", "rules_version": LOOPHOLE.info.rules_version,
+            {"id": 101 + i, "number": 101 + i, "game": "loophole",
+             "rules_version": LOOPHOLE.info.rules_version,
              "options": {}, "seed": 101 + i, "status": BoardStatus.ACTIVE, "state": encoded,
              "move_count": len(OPENING), "challenger": "bench", "created_at": now,
              "updated_at": now} for i in range(boards)])

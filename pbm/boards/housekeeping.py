@@ -37,16 +37,18 @@ BATCH = 200  # seats looked at per transaction
 class Report:
     """What one housekeeping step did."""
 
-    nagged: list[tuple[int, str]] = field(default_factory=list)  # (board, userid)
-    forfeited: list[tuple[int, str]] = field(default_factory=list)
+    nagged: list[tuple[str, int, str]] = field(default_factory=list)  # (game, board, userid)
+    forfeited: list[tuple[str, int, str]] = field(default_factory=list)
     replies: list[Reply] = field(default_factory=list)
     looked: int = 0  # seats looked at
 
     def __str__(self) -> str:
         parts = [f"{len(self.nagged)} nag(s)", f"{len(self.forfeited)} forfeit(s)"]
         lines = [", ".join(parts)]
-        lines += [f"  nagged {userid} on board {number}" for number, userid in self.nagged]
-        lines += [f"  {userid} forfeited board {number}" for number, userid in self.forfeited]
+        lines += [f"  nagged {userid} on {game} board {number}"
+                  for game, number, userid in self.nagged]
+        lines += [f"  {userid} forfeited {game} board {number}"
+                  for game, number, userid in self.forfeited]
         return "\n".join(lines)
 
 
@@ -127,15 +129,15 @@ def _nag(ctx: Context, pos: Position, seat: Seat, wait: timedelta, forfeit: time
     deadline = ctx.now + (forfeit_at - wait)
     userid = seat.user.userid
     days = wait // DAY
-    body = (f"It is {userid}'s move on {pos.title} board {pos.board.id}, and {userid} has not "
+    body = (f"It is {userid}'s move on {pos.title} board {pos.board.number}, and {userid} has not "
             f"moved for {days} day{'s' if days != 1 else ''}.\n"
             f"If no move is made by {deadline:%Y-%m-%d %H:%M} UTC "
             f"(in {_days_text(forfeit_at - wait)}), {userid} forfeits the game on time.\n"
             f"Away? 'vacation {userid} PASSWORD DAYS' stops your clocks.\n\n"
             + board_text(pos, seat.position, now=ctx.now))
-    subject = f"Nag: {pos.title} Board {pos.board.id} {userid}"
+    subject = f"Nag: {pos.title} Board {pos.board.number} {userid}"
     ctx.replies.append(Reply(addresses_of(seat.user), subject, body, "board"))
-    report.nagged.append((pos.board.id, userid))
+    report.nagged.append((pos.title, pos.board.number, userid))
 
 
 def _days_text(span: timedelta) -> str:
@@ -153,7 +155,7 @@ def _forfeit(ctx: Context, pos: Position, seat: Seat, wait: timedelta,
     userid = seat.user.userid
     play.concede(ctx, pos, seat.position, f"{userid} forfeited: no move in {wait // DAY} days.")
     send_board(ctx, pos)
-    report.forfeited.append((pos.board.id, userid))
+    report.forfeited.append((pos.title, pos.board.number, userid))
 
 
 def due(session: Session, now: datetime) -> bool:

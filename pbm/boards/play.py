@@ -20,11 +20,15 @@ FIRST_BOARD = 101
 def start_board(ctx: Context, game: AnyGame, users: list[User], options: dict[str, Any],
                 challenger: str, nag_days: int | None = None,
                 forfeit_days: int | None = None) -> Position:
-    number = (ctx.session.scalar(select(func.max(Board.id))) or FIRST_BOARD - 1) + 1
-    seed = number  # reproducible: any randomness a game has follows from its number
+    key = (ctx.session.scalar(select(func.max(Board.id))) or FIRST_BOARD - 1) + 1
+    # Players know a board by its number within its game, from 101 as in pbmserv.
+    number = (ctx.session.scalar(select(func.max(Board.number))
+                                 .where(Board.game == game.info.name)) or FIRST_BOARD - 1) + 1
+    seed = key  # reproducible: any randomness a game has follows from the board
     state = game.start(options, seed)
     board = Board(
-        id=number,
+        id=key,
+        number=number,
         game=game.info.name,
         rules_version=game.info.rules_version,
         options=options,
@@ -136,6 +140,6 @@ def check_move_number(pos: Position, guard: int | None, text: str) -> None:
     if guard != expected:
         raise CommandError(
             f"Move {text}#{guard} refused: it would be move #{expected} of board "
-            f"{pos.board.id}, not #{guard}. The board has changed since you looked; "
+            f"{pos.board.number}, not #{guard}. The board has changed since you looked; "
             "nothing was played. Check the board and send the move again."
         )

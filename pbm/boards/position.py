@@ -78,8 +78,8 @@ def position(board: Board, upto: int | None = None) -> Position:
         except UserError as err:
             # The log was accepted once; if it no longer replays, the fault is ours, not
             # the player's: fail loudly so the mail waits for the operator.
-            raise ReplayError(f"board {board.id} move {move.number} ({move.notation!r}) "
-                              f"no longer replays: {err}") from err
+            raise ReplayError(f"{board.game} board {board.number} move {move.number} "
+                              f"({move.notation!r}) no longer replays: {err}") from err
     if upto == board.move_count and board.winners is not None and game.result(state) is None:
         # Ended by resignation: not in the move log, so apply it as finish() did.
         state = game.conclude(state, Outcome(frozenset(board.winners), board.result_reason or ""))

@@ -15,28 +15,38 @@ from pbm.games import registry
 
 
 def load_board(ctx: Context, number_text: str, game_name: str | None = None) -> Board:
-    """The board with this number; a clear error if there is none (or of another game)."""
+    """The board of `game_name` with this number (boards are numbered from 101 in each
+    game); a clear error if there is none. Without a game (the operator's tools), the number
+    must name one board of all games."""
     text = number_text.lstrip("#")
     if not (text.isascii() and text.isdigit()):
         raise CommandError(f"'{shorten(number_text)}' is not a board number (boards are "
                            "numbered 101, 102, ...).")
     text = text.lstrip("0") or "0"
-    # Numbers past what the database can store name no board either.
-    board = ctx.session.scalars(
-        select(Board).where(Board.id == int(text))
-        # The board with its players and their addresses in one query: every use needs them.
-        .options(joinedload(Board.seats).joinedload(Seat.user).joinedload(User.addresses))
-    ).unique().first() if len(text) <= 9 else None
-    if board is None or board.status == BoardStatus.DECLINED:
-        what = registry.get(game_name).info.title + " board" if game_name else "board"
+    what = registry.get(game_name).info.title + " board" if game_name else "board"
+    if len(text) > 9:  # numbers past what the database can store name no board either
         raise CommandError(f"There is no {what} {shorten(text)}.")
-    if game_name and board.game != game_name:
-        actual = registry.get(board.game).info.title
-        raise CommandError(
-            f"Board {board.id} is a {actual} board, not "
-            f"{registry.get(game_name).info.title}: send '{board.game} ...' for it."
-        )
-    return board
+    query = (select(Board).where(Board.number == int(text),
+                                 Board.status != BoardStatus.DECLINED)
+             # The board with its players and their addresses in one query: every use
+             # needs them.
+             .options(joinedload(Board.seats).joinedload(Seat.user).joinedload(User.addresses)))
+    if game_name:
+        query = query.where(Board.game == game_name)
+    found = list(ctx.session.scalars(query).unique())
+    if not found and game_name:
+        elsewhere = sorted(ctx.session.scalars(select(Board.game).where(
+            Board.number == int(text), Board.status != BoardStatus.DECLINED)))
+        if elsewhere:  # a player who wrote the wrong game word
+            others = " and ".join(registry.get(name).info.title for name in elsewhere)
+            raise CommandError(f"There is no {what} {text}; boards are numbered per game, and "
+                               f"{text} is a {others} board: send '{elsewhere[0]} ...' for it.")
+    if not found:
+        raise CommandError(f"There is no {what} {shorten(text)}.")
+    if len(found) > 1:
+        games = " and ".join(sorted(board.game for board in found))
+        raise CommandError(f"There is a board {text} in {games}: say which game.")
+    return found[0]
 
 
 class Which(StrEnum):

@@ -75,17 +75,22 @@ def challenge(app: App, game: str, words: tuple[str, ...]) -> None:
 
 
 @main.command(context_settings={"ignore_unknown_options": True})
-@click.argument("board", type=int)
+@click.argument("where", nargs=-1, required=True, metavar="[GAME] BOARD")
 @click.option("--as", "userid", help="Show the board as this player sees it.")
 @click.option("--move", "upto", type=int, help="As it was after this move.")
 @pass_app
-def show(app: App, board: int, userid: str | None, upto: int | None) -> None:
-    """Print a board: the public view, or a player's own view with --as."""
+def show(app: App, where: tuple[str, ...], userid: str | None, upto: int | None) -> None:
+    """Print a board: the public view, or a player's own view with --as. Boards are
+    numbered per game: name the game when several games have a board of that number."""
     from pbm.commands.game_commands import view_as
     from pbm.context import Context
+    from pbm.games import registry
 
+    if len(where) > 2 or not where[-1].isdigit():
+        raise click.UsageError("write: pbm show [GAME] BOARD, for example pbm show trou 101")
     with app.store(read_only=True)() as session, _refusals():
-        text = view_as(Context(session, "", admin=True), board, upto, userid)
+        game = registry.lookup(where[0]).info.name if len(where) == 2 else None
+        text = view_as(Context(session, "", admin=True), int(where[-1]), upto, userid, game)
     click.echo(text.rstrip("\n"))
 
 

@@ -105,7 +105,7 @@ def signoff(ctx: Context, userid: str, password: str | None) -> User:
             announce_decline(ctx, pos, user)
         else:
             send_board(ctx, pos)
-        resigned.append(str(board.id))
+        resigned.append(f"{board.game} {board.number}")
     farewell = [f"{user.userid} has signed off. The games played stay in the history."]
     if resigned:
         farewell.append(f"Left boards (resigned, or declined before a first move): "

@@ -142,7 +142,7 @@ def _seat(pos: Position, user: User) -> int:
     if seat is None:
         players = " and ".join(pos.userid(s.position) for s in pos.board.seats)
         raise CommandError(
-            f"{user.userid} does not play on board {pos.board.id} ({players} do).",
+            f"{user.userid} does not play on board {pos.board.number} ({players} do).",
             board_text=board_text(pos, None),
         )
     return seat
@@ -151,13 +151,13 @@ def _seat(pos: Position, user: User) -> int:
 def _check_turn(pos: Position, seat: int) -> None:
     if pos.board.status != BoardStatus.ACTIVE or pos.outcome() is not None:
         raise CommandError(
-            f"Board {pos.board.id} is over; no more moves can be made.",
+            f"Board {pos.board.number} is over; no more moves can be made.",
             board_text=board_text(pos, seat),
         )
     if seat not in pos.to_move():
         movers = " and ".join(pos.userid(s) for s in sorted(pos.to_move()))
         raise CommandError(
-            f"It is not your turn on board {pos.board.id}; it is {movers}'s turn.",
+            f"It is not your turn on board {pos.board.number}; it is {movers}'s turn.",
             board_text=board_text(pos, seat),
         )
 
@@ -178,7 +178,8 @@ def resign(ctx: Context, game: AnyGame, number: str, userid: str, password: str)
     user = authenticate_on(ctx, pos, userid, password)
     seat = _seat(pos, user)
     if board.status != BoardStatus.ACTIVE or pos.outcome() is not None:
-        raise CommandError(f"Board {board.id} is already over.", board_text=board_text(pos, seat))
+        raise CommandError(f"Board {board.number} is already over.",
+                           board_text=board_text(pos, seat))
     if seat in pos.to_move() or not play.has_moved(board, seat):
         if play.withdraw(ctx, pos, seat):
             announce_decline(ctx, pos, user)
@@ -188,11 +189,11 @@ def resign(ctx: Context, game: AnyGame, number: str, userid: str, password: str)
     queued = not board.seats[seat].resign_queued
     board.seats[seat].resign_queued = queued
     if queued:
-        message = (f"Your resignation from board {board.id} is queued: it takes effect when "
+        message = (f"Your resignation from board {board.number} is queued: it takes effect when "
                    "your turn comes. Send the resign command again to take it back.")
     else:
-        message = f"Your queued resignation from board {board.id} has been taken back."
-    ctx.answer(f"{pos.title} Board {board.id}", message + "\n")
+        message = f"Your queued resignation from board {board.number} has been taken back."
+    ctx.answer(f"{pos.title} Board {board.number}", message + "\n")
 
 
 def do_resign(ctx: Context, inv: Invocation) -> None:
@@ -212,15 +213,16 @@ def view(board: Board, upto: int | None = None, viewer: int | None = None,
     """The board as `viewer` (a seat, or None for the public) sees it, after move `upto`
     (default: now), with the whole move list."""
     if upto is not None and not 0 <= upto <= board.move_count:
-        raise CommandError(f"Board {board.id} has {board.move_count} moves; there is no move "
+        raise CommandError(f"Board {board.number} has {board.move_count} moves; there is no move "
                            f"#{upto} to show.")
     return board_text(position(board, upto), viewer, full_list=True, now=now)
 
 
 def view_as(ctx: Context, number: int, upto: int | None = None,
-            userid: str | None = None) -> str:
-    """Board `number` as the public, or as player `userid`, sees it (the operator's view)."""
-    board = select.load_board(ctx, str(number))
+            userid: str | None = None, game: str | None = None) -> str:
+    """Board `number` (of `game`, needed when several games have that number) as the
+    public, or as player `userid`, sees it (the operator's view)."""
+    board = select.load_board(ctx, str(number), game)
     viewer = None
     if userid:
         viewer = seat_of(board, require_user(ctx, userid, signed_off_too=True))
@@ -230,7 +232,7 @@ def view_as(ctx: Context, number: int, upto: int | None = None,
 
 
 def _send_view(ctx: Context, board: Board, upto: int | None, viewer: int | None) -> None:
-    ctx.answer(f"{registry.get(board.game).info.title} Board {board.id}",
+    ctx.answer(f"{registry.get(board.game).info.title} Board {board.number}",
                view(board, upto, viewer, ctx.now))
 
 
@@ -260,7 +262,7 @@ def _select(ctx: Context, inv: Invocation, user: User | None,
     if limit and len(found) > limit:
         note = (f"{user.userid} has {len(found)} such boards; the first {limit} are shown. "
                 "Name the boards you want to see, for example: "
-                f"{inv.game} show {found[limit].id} {found[-1].id}\n")
+                f"{inv.game} show {found[limit].number} {found[-1].number}\n")
         return [(board, None) for board in found[:limit]], note
     return [(board, None) for board in found], ""
 

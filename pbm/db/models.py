@@ -91,6 +91,9 @@ class Board(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
     game: Mapped[str] = mapped_column(String(32))
+    # The number players know the board by: from 101 within each game, as in pbmserv
+    # (`id` identifies it across games; boards made before numbers per game keep theirs).
+    number: Mapped[int] = mapped_column(Integer)
     rules_version: Mapped[int] = mapped_column(Integer)
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     seed: Mapped[int] = mapped_column(Integer, default=0)
@@ -112,6 +115,8 @@ class Board(Base):
     # rated (`pbm ratings rebuild` replays them in it) and each seat's [before, after].
     rating_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     rating_changes: Mapped[list[list[int]] | None] = mapped_column(JSON, nullable=True)
+    # An open vote: {"kind": "draw" | "undo", "by": seat, "accepted": [seats]}.
+    proposal: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
     # Every use of a board needs its seats, players and their addresses: load them at once.
     seats: Mapped[list[Seat]] = relationship(
@@ -126,7 +131,8 @@ class Board(Base):
 
     # finished_at too: listings show finished boards until they are archived.
     __table_args__ = (Index("ix_boards_game_status_finished", "game", "status", "finished_at"),
-                      Index("ix_boards_rating_seq", "rating_seq", unique=True))
+                      Index("ix_boards_rating_seq", "rating_seq", unique=True),
+                      Index("ix_boards_game_number", "game", "number", unique=True))
 
 
 class Seat(Base):
@@ -148,6 +154,9 @@ class Seat(Base):
     first_nag_wait: Mapped[int | None] = mapped_column(Integer, nullable=True)
     last_nag_wait: Mapped[int | None] = mapped_column(Integer, nullable=True)
     next_check_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # A move queued for the seat's next turn: {"move": "K10"}, or conditional on the
+    # opponent's coming move: {"when": [["L11", "K10"], ["M2", "J9"]]}.
+    queued: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
     board: Mapped[Board] = relationship(back_populates="seats")
     user: Mapped[User] = relationship(lazy="joined")
@@ -171,6 +180,10 @@ class Move(Base):
     shown: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
     comment: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    # "move", or "takeback": the players agreed to undo the last move still standing (the
+    # log keeps both, so the history stays truthful).
+    kind: Mapped[str] = mapped_column(String(16), default="move", server_default="move")
+    auto: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # queued
 
     board: Mapped[Board] = relationship(back_populates="moves")
 
@@ -204,6 +217,47 @@ class Rating(Base):
     @property
     def finished(self) -> int:
         return self.won + self.lost + self.tied
+
+
+class Subscription(Base):
+    """A spectator of a board: mailed every board mail, from the public's view."""
+
+    __tablename__ = "subscriptions"
+
+    board_id: Mapped[int] = mapped_column(ForeignKey("boards.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
+                                         primary_key=True)
+
+    __table_args__ = (Index("ix_subscriptions_user_id", "user_id"),)
+
+
+class EndNotice(Base):
+    """Someone to tell when a board ends, or (board None) when any board of a game does."""
+
+    __tablename__ = "end_notices"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(32))
+    board_id: Mapped[int | None] = mapped_column(
+        ForeignKey("boards.id", ondelete="CASCADE"), nullable=True)
+
+    __table_args__ = (Index("ix_end_notices_game_board", "game", "board_id"),)
+
+
+class ChallengePolicy(Base):
+    """What a player accepts in one game: challenges at all, how many boards, and how many
+    more they are seeking."""
+
+    __tablename__ = "challenge_policies"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    refuses: Mapped[bool] = mapped_column(Boolean, default=False)
+    board_limit: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seeking: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class InboundMessage(Base):
@@ -274,12 +328,15 @@ __all__ = [
     "OutboxStatus",
     "Base",
     "Board",
+    "ChallengePolicy",
+    "EndNotice",
     "InboundMessage",
     "Move",
     "OutboxMail",
     "RateCounter",
     "Rating",
     "Seat",
+    "Subscription",
     "User",
     "Vacation",
     "utcnow",

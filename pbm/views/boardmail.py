@@ -62,7 +62,7 @@ def move_list(pos: Position, viewer: int | None, last_rows: int | None = RECENT_
     shown = rendered if last_rows is None else rendered[-last_rows:]
     if moves and (moves[0].number > 1 or len(shown) < len(rendered)):
         lines.append(f"  (earlier moves not shown; "
-                     f"'{pos.board.game} show {pos.board.id}' lists them all)")
+                     f"'{pos.board.game} show {pos.board.number}' lists them all)")
     lines += shown
     if not rows:
         lines.append("  (no moves yet)")
@@ -81,9 +81,9 @@ def board_text(
     """A whole board mail body as `viewer` may see it; as of `now`, it says who is away."""
     board = pos.board
     if new:
-        title = f"A new {pos.title} board ({board.id}) has been started"
+        title = f"A new {pos.title} board ({board.number}) has been started"
     else:
-        title = f"Summary of {pos.title} Board {board.id}"
+        title = f"Summary of {pos.title} Board {board.number}"
         if pos.upto < board.move_count:
             title += f" after move {pos.upto}"
     parts = [title, ""]
@@ -125,11 +125,11 @@ def clock_lines(pos: Position, now: datetime | None) -> list[str]:
 def board_subject(pos: Position, *, new: bool = False, commented: bool = False) -> str:
     board = pos.board
     if pos.outcome() is not None:
-        subject = f"{pos.title} Board {board.id}"
+        subject = f"{pos.title} Board {board.number}"
     else:
         movers = " ".join(pos.userid(seat) for seat in sorted(pos.to_move()))
         prefix = f"New {pos.title}" if new else pos.title
-        subject = f"{prefix} Board {board.id} {movers}".rstrip()
+        subject = f"{prefix} Board {board.number} {movers}".rstrip()
     return subject + (" **" if commented else "")
 
 
@@ -157,9 +157,9 @@ def send_board(
 
 def announce_decline(ctx: Context, pos: Position, user: User) -> None:
     """Tell every player of a board that `user` declined it and it is gone."""
-    body = (f"{user.userid} declined {pos.title} board {pos.board.id} before making a move, "
+    body = (f"{user.userid} declined {pos.title} board {pos.board.number} before making a move, "
             "so the board has been removed.\n")
     for seat in pos.board.seats:
         ctx.replies.append(
-            Reply(addresses_of(seat.user), f"{pos.title} Board {pos.board.id}", body, "board")
+            Reply(addresses_of(seat.user), f"{pos.title} Board {pos.board.number}", body, "board")
         )

@@ -39,7 +39,7 @@ def history_cells(board: Board) -> list[str]:
     result = " and ".join(names[seat] for seat in winners) if winners else "TIE"
     finished = f"{board.finished_at:%Y-%m-%d}" if board.finished_at else "?"
     moves = f"{board.move_count} move{'' if board.move_count == 1 else 's'}"
-    return [finished, str(board.id), result, " vs ".join(names), moves,
+    return [finished, str(board.number), result, " vs ".join(names), moves,
             board.result_reason or ""]
 
 

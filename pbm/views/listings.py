@@ -20,7 +20,7 @@ def board_line(board: Board, pos: Position | None = None) -> str:
     pos = pos or position(board)
     info = pos.game.info
     players = ", ".join(f"{pos.userid(i)} ({info.seats[i]})" for i in range(info.players))
-    return f"{board.id:>5}  {players}  {turn_line(pos)}"
+    return f"{board.number:>5}  {players}  {turn_line(pos)}"
 
 
 def list_boards(ctx: Context, game: AnyGame | None, users: list[User], which: Which,

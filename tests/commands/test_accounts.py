@@ -174,7 +174,8 @@ def test_signoff_resigns_active_games_and_keeps_history(players):
     farewell = one([r for r in replies if r.kind == "answer"])
     assert farewell.subject == "Signed off"
     assert farewell.to == (BOB,)
-    assert "Left boards (resigned, or declined before a first move): 101, 102." in farewell.body
+    assert "Left boards (resigned, or declined before a first move): trou 101, trou 102." \
+        in farewell.body
 
     for number, winner, winner_address in ((running, "alice", ALICE), (waiting, "carol", CAROL)):
         mails = [r for r in replies if r.kind == "board" and f"Board {number}" in r.subject]

@@ -178,11 +178,12 @@ def test_move_on_unknown_or_other_game_board(players, other_game):
     before = run.snapshot()
     err = error(run(ALICE, f"{other_game} move 101 alice Secret1 3B2"))
     assert err.subject == f"{title} Board 101 Error"
-    assert f"Board 101 is a Trou board, not {title}: send 'trou ...' for it." in err.body
+    assert f"There is no {title} board 101; boards are numbered per game, and 101 is a " \
+        "Trou board: send 'trou ...' for it." in err.body
     assert f"{other_game} move 101 alice ******** 3B2" in err.body
     assert run.snapshot() == before
     err = error(run(ALICE, f"{other_game} show 101"))
-    assert "Board 101 is a Trou board" in err.body
+    assert "101 is a Trou board" in err.body
 
 
 def test_a_whole_game_then_the_board_is_over(players):

@@ -47,11 +47,17 @@ def boards(players: Runner) -> Runner:
     """Boards of two games, all set up at ENDED:
     101 trou alice-bob, alice to start; 102 pipeline alice-carol, both to send a pipeline;
     103 trou bob-alice, alice's turn; 104 trou alice-bob, won by alice (ends at ENDED);
-    105 trou carol-alice, declined by alice; 106 trou bob-carol, alice not on it."""
+    105 trou carol-alice, declined by alice; 106 trou bob-carol, alice not on it.
+    Boards are numbered per game, so pipeline 101 and trou 102 are made and declined (by
+    bob, who plays neither) to give these numbers."""
     run = players
     assert challenge(run, "trou", "alice", "bob") == 101
+    assert challenge(run, "pipeline", "bob", "carol") == 101  # its own numbers
+    mail(run, "bob", f"pipeline resign 101 bob {PW['bob']}")
     assert challenge(run, "pipeline", "alice", "carol") == 102
     play(run, "pipeline", 102, ("alice", "carol"), ("B2", "C4"))  # the coins: then both move
+    assert challenge(run, "trou", "bob", "carol") == 102
+    mail(run, "bob", f"trou resign 102 bob {PW['bob']}")
     assert challenge(run, "trou", "bob", "alice") == 103
     play(run, "trou", 103, ("bob", "alice"), ("1B2",))
     assert challenge(run, "trou", "alice", "bob") == 104

@@ -221,7 +221,25 @@ def test_upgrade_to_0003_starts_the_clocks_of_games_in_progress(url: str):
     factory = session_factory(engine)
     assert tick(factory, Config(), last_move + timedelta(days=6, hours=23))[0].replies == []
     nag = tick(factory, Config(), last_move + timedelta(days=7))[0]
-    assert nag.nagged == [(101, "bob")]
+    assert nag.nagged == [("Trou", 101, "bob")]
+
+
+def test_upgrade_to_0004_keeps_every_board_number(url: str):
+    """Boards made when numbers ran across games keep their numbers; new ones count on
+    from the highest of their own game."""
+    engine = make_engine(url)
+    upgrade(engine, "0003")
+    with engine.begin() as conn:
+        for number, game in ((101, "trou"), (102, "loophole"), (103, "trou")):
+            conn.execute(text(
+                "INSERT INTO boards (id, game, rules_version, options, seed, status, state, "
+                "move_count, challenger, created_at, updated_at) VALUES (:n, :g, 1, '{}', :n, "
+                "'active', '{}', 0, 'operator', '2026-11-19', '2026-11-19')"),
+                {"n": number, "g": game})
+    upgrade(engine)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT id, game, number FROM boards ORDER BY id")).all() == [
+            (101, "trou", 101), (102, "loophole", 102), (103, "trou", 103)]
 
 
 def test_a_locked_database_is_not_called_empty(tmp_path: Path, url: str):

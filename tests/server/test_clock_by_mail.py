@@ -37,7 +37,8 @@ def test_nags_and_forfeit_through_the_server(server: PbmServer):
     utc_start = SYSTEM.now() + timedelta(minutes=1)  # safely after the challenge
 
     assert "0 nag(s), 0 forfeit(s)" in finish(pbm_tick(server, utc_start + timedelta(days=6)))
-    assert "nagged alice on board 101" in finish(pbm_tick(server, utc_start + timedelta(days=7)))
+    week = finish(pbm_tick(server, utc_start + timedelta(days=7)))
+    assert "nagged alice on Trou board 101" in week
     nag = server.collect(1)[0]
     assert (nag.to, nag.subject) == (ALICE, "Nag: Trou Board 101 alice")
     assert "alice has not moved for 7 days" in nag.body
