@@ -8,7 +8,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.orm import object_session
 
 from pbm.boards import clocks
-from pbm.boards.position import Position, viewer_key
+from pbm.boards.position import MOVE, Position, viewer_key
 from pbm.context import CommandError, Context
 from pbm.db.models import Board, BoardStatus, Move, Seat, User
 from pbm.games.base import AnyGame, Outcome
@@ -50,8 +50,10 @@ def start_board(ctx: Context, game: AnyGame, users: list[User], options: dict[st
     return pos
 
 
-def play_move(ctx: Context, pos: Position, seat: int, text: str, comment: str | None) -> None:
-    """Apply a move for `seat` (already authenticated and on turn) and record it."""
+def play_move(ctx: Context, pos: Position, seat: int, text: str, comment: str | None,
+              auto: bool = False) -> None:
+    """Apply a move for `seat` (already authenticated and on turn) and record it; `auto`:
+    played from the seat's queue. A move ends any open vote (a draw offer, an undo)."""
     game, state = pos.game, pos.state
     before = pos.to_move()
     move = game.parse(state, seat, text)
@@ -68,7 +70,10 @@ def play_move(ctx: Context, pos: Position, seat: int, text: str, comment: str | 
     ctx.session.connection().execute(insert(Move), {
         "board_id": pos.board.id, "number": pos.board.move_count + 1, "seat": seat,
         "notation": notation, "shown": shown, "comment": comment, "created_at": ctx.now,
+        "kind": MOVE, "auto": auto,
     })
+    if pos.board.proposal is not None:
+        pos.board.proposal = None
     pos.board.move_count += 1
     pos.upto = pos.board.move_count
     _save(ctx, pos)

@@ -71,19 +71,30 @@ def position(board: Board, upto: int | None = None) -> Position:
     if (upto is None or upto == board.move_count) and board.rules_version == current:
         return Position(board, game, game.decode(board.state), board.move_count)
     upto = board.move_count if upto is None else upto
-    state = game.start(board.options, board.seed)
+    # A takeback in the log returns to the state before the last move still standing.
+    states = [game.start(board.options, board.seed)]
     for move in moves_of(board, last=None, upto=upto):
+        if move.kind == TAKEBACK:
+            if len(states) > 1:
+                states.pop()
+            continue
+        state = states[-1]
         try:
-            state = game.play(state, move.seat, game.parse(state, move.seat, move.notation))
+            states.append(game.play(state, move.seat, game.parse(state, move.seat,
+                                                                 move.notation)))
         except UserError as err:
             # The log was accepted once; if it no longer replays, the fault is ours, not
             # the player's: fail loudly so the mail waits for the operator.
             raise ReplayError(f"{board.game} board {board.number} move {move.number} "
                               f"({move.notation!r}) no longer replays: {err}") from err
+    state = states[-1]
     if upto == board.move_count and board.winners is not None and game.result(state) is None:
         # Ended by resignation: not in the move log, so apply it as finish() did.
         state = game.conclude(state, Outcome(frozenset(board.winners), board.result_reason or ""))
     return Position(board, game, state, upto)
+
+
+MOVE, TAKEBACK = "move", "takeback"
 
 
 class LoggedMove(NamedTuple):
@@ -93,6 +104,8 @@ class LoggedMove(NamedTuple):
     seat: int
     notation: str
     shown: dict[str, str]
+    kind: str = MOVE  # or TAKEBACK: the last move still standing was undone
+    auto: bool = False  # played from the seat's queue
 
 
 def moves_of(board: Board, last: int | None, upto: int) -> list[LoggedMove]:
@@ -100,7 +113,7 @@ def moves_of(board: Board, last: int | None, upto: int) -> list[LoggedMove]:
 
     Read as plain rows, not ORM objects: every board mail reads some, and making objects of
     them cost more than the rest of the move."""
-    query = (select(Move.number, Move.seat, Move.notation, Move.shown)
+    query = (select(Move.number, Move.seat, Move.notation, Move.shown, Move.kind, Move.auto)
              .where(Move.board_id == board.id, Move.number <= upto))
     if last is not None:
         query = query.where(Move.number > upto - last)
@@ -119,5 +132,7 @@ def viewer_key(viewer: int | None) -> str:
 def move_seen(move: LoggedMove, viewer: int | None, revealed: bool) -> str:
     """The move's text for this viewer: its notation unless hidden from them while running."""
     if revealed or viewer == move.seat:
-        return move.notation
-    return move.shown.get(viewer_key(viewer), move.notation)
+        text = move.notation
+    else:
+        text = move.shown.get(viewer_key(viewer), move.notation)
+    return text + " (Auto)" if move.auto else text
