@@ -61,6 +61,10 @@ class GameInfo:
     aliases: tuple[str, ...] = ()
     options: tuple[Option, ...] = ()
     summary: str = ""  # one line for `list`
+    # Something is secret from some player while the game runs (a hidden pipeline, a
+    # guess): the server then refuses what would let a player learn it (a preview of the
+    # opponent's replies, a move conditional on a secret move).
+    hidden: bool = False
 
     @property
     def players(self) -> int:

@@ -358,6 +358,7 @@ class Outguess(Game[OutguessState, Turn]):
         title="Outguess",
         seats=SEATS,
         rules_version=1,
+        hidden=True,
         summary="Move two-sided pieces across the board while your opponent guesses which.",
     )
 

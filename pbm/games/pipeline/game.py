@@ -252,6 +252,7 @@ class Pipeline(Game[State, Move]):
         title="Pipeline",
         seats=SEATS,
         rules_version=1,
+        hidden=True,
         summary="Find the holes in the other player's secret pipeline by pouring in liquid.",
     )
 
