@@ -31,6 +31,8 @@ from pbm.views.boardmail import board_text, send_board
 
 DAY = timedelta(days=1)
 BATCH = 200  # seats looked at per transaction
+LATE = timedelta(hours=1)  # a forfeit found this long after it fell due: the server was down
+LAST_CALL = timedelta(days=1)  # ... and the player gets this long to move after all
 
 
 @dataclass
@@ -91,11 +93,23 @@ def waited(session: Session, seat: Seat, now: datetime) -> timedelta:
 
 def _look(ctx: Context, pos: Position, seat: Seat, report: Report) -> None:
     board, now = pos.board, ctx.now
+    if vacations.on_vacation(seat.user, now):
+        # Away: neither nagged nor forfeited; the wait stands still until they are back.
+        seat.next_check_at = seat.user.vacation_until
+        return
     nag = clocks.nag_days(board, ctx.time) * DAY
     forfeit = clocks.forfeit_days(board, ctx.time) * DAY
     wait = waited(ctx.session, seat, now)
     forfeit_at = _forfeit_wait(seat, nag, forfeit)
     if forfeit_at is not None and wait >= forfeit_at:
+        assert seat.next_check_at is not None
+        if now - seat.next_check_at > LATE:
+            # Housekeeping did not run when this forfeit fell due: the server (or its cron
+            # job) was down, and the player's answer to their last nag may still sit in a
+            # mail queue. One last call, and a day to move, instead of losing at once.
+            _nag(ctx, pos, seat, wait, forfeit, nag, report, last_call=True)
+            seat.next_check_at = now + LAST_CALL
+            return
         _forfeit(ctx, pos, seat, wait, report)
         return
     next_nag = nag if seat.nags == 0 else timedelta(seconds=seat.last_nag_wait or 0) + nag
@@ -104,10 +118,7 @@ def _look(ctx: Context, pos: Position, seat: Seat, report: Report) -> None:
         forfeit_at = _forfeit_wait(seat, nag, forfeit)
         next_nag = wait + nag
     due = min(next_nag, forfeit_at) if forfeit_at is not None else next_nag
-    # While away the wait stands still: look again once the vacation is over.
-    start = seat.user.vacation_until if vacations.on_vacation(seat.user, now) else now
-    assert start is not None
-    seat.next_check_at = start + max(due - wait, timedelta(seconds=1))
+    seat.next_check_at = now + max(due - wait, timedelta(seconds=1))
 
 
 def _forfeit_wait(seat: Seat, nag: timedelta, forfeit: timedelta) -> timedelta | None:
@@ -118,23 +129,29 @@ def _forfeit_wait(seat: Seat, nag: timedelta, forfeit: timedelta) -> timedelta |
 
 
 def _nag(ctx: Context, pos: Position, seat: Seat, wait: timedelta, forfeit: timedelta,
-         nag: timedelta, report: Report) -> None:
+         nag: timedelta, report: Report, last_call: bool = False) -> None:
     seconds = int(wait.total_seconds())
     seat.nags += 1
     if seat.first_nag_wait is None:
         seat.first_nag_wait = seconds
     seat.last_nag_wait = seconds
-    forfeit_at = _forfeit_wait(seat, nag, forfeit)
-    assert forfeit_at is not None
-    deadline = ctx.now + (forfeit_at - wait)
     userid = seat.user.userid
     days = wait // DAY
-    body = (f"It is {userid}'s move on {pos.title} board {pos.board.number}, and {userid} has not "
-            f"moved for {days} day{'s' if days != 1 else ''}.\n"
-            f"If no move is made by {deadline:%Y-%m-%d %H:%M} UTC "
-            f"(in {_days_text(forfeit_at - wait)}), {userid} forfeits the game on time.\n"
-            f"Away? 'vacation {userid} PASSWORD DAYS' stops your clocks.\n\n"
-            + board_text(pos, seat.position, now=ctx.now))
+    lines = [f"It is {userid}'s move on {pos.title} board {pos.board.number}, and {userid} "
+             f"has not moved for {days} day{'s' if days != 1 else ''}."]
+    if last_call:
+        deadline = ctx.now + LAST_CALL
+        lines.append("The server could not look at the clocks for a while (it was down), so "
+                     f"instead of losing on time now, {userid} has until "
+                     f"{deadline:%Y-%m-%d %H:%M} UTC (in {_days_text(LAST_CALL)}) to move.")
+    else:
+        forfeit_at = _forfeit_wait(seat, nag, forfeit)
+        assert forfeit_at is not None
+        deadline = ctx.now + (forfeit_at - wait)
+        lines.append(f"If no move is made by {deadline:%Y-%m-%d %H:%M} UTC "
+                     f"(in {_days_text(forfeit_at - wait)}), {userid} forfeits the game on time.")
+    lines.append(f"Away? 'vacation {userid} PASSWORD DAYS' stops your clocks.")
+    body = "\n".join(lines) + "\n\n" + board_text(pos, seat.position, now=ctx.now)
     subject = f"Nag: {pos.title} Board {pos.board.number} {userid}"
     ctx.replies.append(Reply(addresses_of(seat.user), subject, body, "board"))
     report.nagged.append((pos.title, pos.board.number, userid))

@@ -200,3 +200,37 @@ def test_a_finished_board_stops_every_clock(players: Runner):
         seats = session.scalars(select(Seat).where(Seat.board_id == 101)).all()
         assert [s.waiting_since for s in seats] == [None, None]
     assert housekeep(players, 60) == []
+
+
+def test_a_forfeit_found_late_gets_a_last_call_instead(players: Runner):
+    """Nagged on day 7, then nothing ran until day 40 (the server was down): the player's
+    answer may still sit in a mail queue, so they get a day to move rather than losing."""
+    challenge(players)
+    assert one(housekeep(players, 7)).subject.startswith("Nag:")
+    last = one(housekeep(players, 40))
+    assert last.subject == "Nag: Trou Board 101 alice"
+    assert "the server could not look at the clocks" in last.body.lower()
+    assert "alice has until 2027-01-11 12:00 UTC (in 1 day) to move" in last.body
+    assert housekeep(players, 40.9) == []
+    move(players, "alice", TROU_GAME[0], 40.5)  # the move that was waiting in a queue
+    assert players.board(101).status == BoardStatus.ACTIVE
+    assert nags(housekeep(players, 41)) == []
+
+
+def test_a_last_call_unanswered_forfeits(players: Runner):
+    challenge(players)
+    housekeep(players, 7)
+    housekeep(players, 40)
+    final = housekeep(players, 41)
+    assert len(final) == 2 and all("alice forfeited: no move in 41 days." in r.body
+                                   for r in final)
+
+
+def test_no_forfeit_while_away_even_when_overdue(players: Runner):
+    challenge(players)
+    housekeep(players, 7)
+    housekeep(players, 14)
+    players(ALICE, f"vacation alice {PW['alice']} 5", now=at(20.5))
+    assert housekeep(players, 21) == [] and housekeep(players, 25.5) == []
+    assert housekeep(players, 25.9) == []  # back at 25.5 with half a day left
+    assert len(housekeep(players, 26)) == 2
