@@ -94,3 +94,27 @@ def test_the_server_runs_the_housekeeping_itself(tmp_path):
         server.collect(0, timeout=2.5)  # later ticks find nothing more to do
     finally:
         server.stop()
+
+
+def test_vacation_by_mail_and_a_long_outage(server: PbmServer):
+    signup_both(server)
+    alice = PLAYERS[0]
+    server.send("referee@players.test", "trou challenge alice bob")
+    server.collect(3)
+    start = SYSTEM.now() + timedelta(minutes=1)
+    server.send(ALICE, f"vacation alice {alice.password} 10")
+    away = server.collect(1)[0]
+    assert "alice is on vacation until" in away.body and alice.password not in away.body
+    server.send(BOB, "trou show 101")
+    assert "alice is on vacation until" in server.collect(1)[0].body
+
+    assert "0 nag(s)" in finish(pbm_tick(server, start + timedelta(days=7)))
+    assert "nagged alice" in finish(pbm_tick(server, start + timedelta(days=17)))
+    assert "has not moved for 7 days" in server.collect(1)[0].body
+    # Nothing ran from day 17 to day 60: the forfeit (due on day 31) becomes a last call.
+    finish(pbm_tick(server, start + timedelta(days=60)))
+    last = server.collect(1)[0]
+    assert last.to == ALICE and "could not look at the clocks" in last.body
+    finish(pbm_tick(server, start + timedelta(days=61)))
+    final = by_recipient(server.collect(2))
+    assert all("alice forfeited: no move in" in final[a].body for a in (ALICE, BOB))
