@@ -73,3 +73,29 @@ def test_help_page_is_in_the_pbmserv_layout(name):
         assert section in page.splitlines(), f"{name} help has no {section} section"
     assert f"{name} challenge" in page
     assert all(len(line) <= 78 for line in page.splitlines()), "help lines fit a mail client"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_game_that_hides_anything_says_so(name):
+    """`info.hidden` is what the server checks before a preview or a conditional move
+    would let a player learn a secret: a game whose move list or board shows one viewer
+    what it does not show another while it runs must declare it."""
+    game = registry.get(name)
+    hides = False
+    for seed in range(5):
+        rng = random.Random(seed)
+        state = game.start(game.parse_options([]), seed)
+        for _ in range(60):
+            if game.result(state) is not None:
+                break
+            seat = rng.choice(sorted(game.to_move(state)))
+            move = game.random_move(state, seat, rng)
+            seen = {game.move_text(state, seat, move, viewer)
+                    for viewer in [None, *range(game.info.players)]}
+            state = game.play(state, seat, move)
+            boards = {game.render(state, viewer) for viewer in range(game.info.players)}
+            # Boards drawn for different seats may differ only in orientation: compare
+            # what the public sees with what each seat sees, as sets of characters.
+            public = sorted(game.render(state, None).replace(" ", ""))
+            hides |= len(seen) > 1 or any(sorted(b.replace(" ", "")) != public for b in boards)
+    assert hides == game.info.hidden, (name, hides)
