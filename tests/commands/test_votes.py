@@ -325,3 +325,19 @@ def test_every_game_takes_moves_back_and_agrees_a_draw(players, word):
     assert all("Game was a tie." in body for body in final.values())
     board = players.board(BOARD)
     assert board.status == "finished" and board.winners == [] and board.move_count == 6
+
+
+# ----- help ----------------------------------------------------------------------------------
+def test_help_tells_how_to_vote_and_preview(players):
+    from pbm.help import load_page
+
+    page = one(players(STRANGER, "help votes"))
+    assert page.subject == "Help: votes" and page.body == load_page("votes")
+    for word in ("propose", "undo", "accept", "reject", "resign", "preview"):
+        assert f"trou move 101 alice mypassword {word}" in page.body or \
+            f"hispassword {word}" in page.body or f"trou {word} 101" in page.body, word
+    general = one(players(STRANGER, "help")).body
+    assert "  GAME move 101 alice pw propose\n" in general and "(see: help votes)" in general
+    assert "  GAME preview 101 alice pw 2B3 4A2\n" in general
+    commands = one(players(STRANGER, "help commands")).body
+    assert "  game preview board[#n] userid password move [move ...]" in commands
