@@ -9,6 +9,7 @@ from sqlalchemy.orm import object_session
 
 from pbm.boards import clocks
 from pbm.boards.position import MOVE, Position, viewer_key
+from pbm.boards.proposal import after_move
 from pbm.context import CommandError, Context
 from pbm.db.models import Board, BoardStatus, Move, Seat, User
 from pbm.games.base import AnyGame, Outcome
@@ -72,8 +73,8 @@ def play_move(ctx: Context, pos: Position, seat: int, text: str, comment: str | 
         "notation": notation, "shown": shown, "comment": comment, "created_at": ctx.now,
         "kind": MOVE, "auto": auto,
     })
-    if pos.board.proposal is not None:
-        pos.board.proposal = None
+    if pos.board.proposal is not None:  # an open vote lapses; an old note goes
+        pos.board.proposal = after_move(pos.board.proposal, seat, pos.board.move_count + 1)
     pos.board.move_count += 1
     pos.upto = pos.board.move_count
     _save(ctx, pos)

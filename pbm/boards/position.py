@@ -131,6 +131,8 @@ def viewer_key(viewer: int | None) -> str:
 
 def move_seen(move: LoggedMove, viewer: int | None, revealed: bool) -> str:
     """The move's text for this viewer: its notation unless hidden from them while running."""
+    if move.kind == TAKEBACK:  # "undo 8": only a number, the same for everyone
+        return f"(move {move.notation.split()[-1]} taken back)"
     if revealed or viewer == move.seat:
         text = move.notation
     else:

@@ -118,6 +118,10 @@ def move(ctx: Context, game: AnyGame, number: str, userid: str, password: str, t
 
 
 def do_move(ctx: Context, inv: Invocation) -> None:
+    from pbm.commands import votes  # here, not above: votes builds on this module
+
+    if votes.do_vote(ctx, inv):  # propose, accept, reject, undo or resign
+        return
     number, userid, password = inv.args[:3]
     text = " ".join(inv.args[3:])
     guard = None
