@@ -7,6 +7,7 @@ pages all see the full set whichever module is imported first.
 from pbm.commands import (  # noqa: F401,E402
     accounts,
     game_commands,
+    queue,
     standing_commands,
     turn_list,
     vacation,
