@@ -13,7 +13,6 @@ from pbm.boards.position import MOVE, Position, viewer_key
 from pbm.context import CommandError, Context, Reply, shorten
 from pbm.db.models import Board
 from pbm.games.base import UserError
-from pbm.games.text import or_list
 
 MAX_TEXT = 1000  # characters of a queued move or reply list: a mail may hold any length
 MAX_CONDITIONS = 30  # replies in one list; each is checked against the rules when queued
@@ -155,12 +154,17 @@ def queued_line(pos: Position, viewer: int | None) -> str | None:
     return queued.line() if queued else None
 
 
-def play_queued(ctx: Context, pos: Position) -> None:
-    """After a move: play the queues of the seats now to move, and of those to move after
-    those, each queue once. A queued resignation comes first and ends the board."""
+def play_queued(ctx: Context, pos: Position, mover: int) -> None:
+    """After `mover` moved by hand: play the queues of the seats now to move, and of those
+    to move after those, each queue once. A queued resignation comes first and ends the
+    board."""
     seats = pos.board.seats
     if not any(seat.queued for seat in seats):
         return  # the common case: the seats came with the board, so this costs no query
+    if seats[mover].queued:
+        # Written for a turn that came some other way (a takeback): the mover has now
+        # chosen for themself.
+        store(pos.board, mover, None)
     for _ in seats:  # each round uses up one queue, so this many rounds are enough
         movers = sorted(pos.to_move())
         resigning = [seat for seat in movers if seats[seat].resign_queued]
@@ -203,6 +207,8 @@ def _reply(ctx: Context, pos: Position, seat: int, queued: Queued) -> str | None
     conditions = dict(queued.when)
     if last.notation in conditions:
         return conditions[last.notation]
+    from pbm.games.text import or_list  # here: a mail of other commands needs no games.*
+
     seen = last.shown.get(viewer_key(seat), last.notation)
     _notice(ctx, pos, seat, f"Your queued move on {pos.title} board {pos.board.number} was "
                             f"dropped: {pos.userid(last.seat)} played {seen}, not "

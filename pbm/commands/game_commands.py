@@ -113,7 +113,7 @@ def move(ctx: Context, game: AnyGame, number: str, userid: str, password: str, t
     except UserError as err:
         raise CommandError(str(err), board_text=board_text(pos, seat)) from None
     _apply_queued_resignations(ctx, pos)
-    play_queued(ctx, pos)  # replies the players queued, marked (Auto); one board mail after
+    play_queued(ctx, pos, seat)  # moves the players queued, marked (Auto); one mail after
     comment = (user.userid, ctx.comment) if ctx.comment else None
     send_board(ctx, pos, comment=comment)
     return pos

@@ -39,8 +39,8 @@ def queue(ctx: Context, game: AnyGame, number: str, userid: str, password: str,
         if before is None:
             ctx.answer(title, f"Nothing was queued on board {board.number}.\n")
         else:
-            ctx.answer(title, f"Your queued {before.describe()} on board {board.number} has "
-                              "been cleared.\n")
+            ctx.answer(title, f"Your queue on board {board.number} is cleared (it held "
+                              f"{before.describe()}).\n")
         return None
     request = read_request(text)
     if seat in pos.to_move():

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from pbm.context import Reply
+from pbm.db.models import Board
 from pbm.games import registry
 from pbm.games.base import Game, GameInfo, IllegalMove, InvalidMove, Outcome
 from tests.commands.conftest import (
@@ -101,7 +102,7 @@ def test_a_queued_move_is_replaced_cleared_and_refused_on_your_turn(players):
     assert "This replaces 4C2, queued before." in reply.body
     assert queued(run) == [None, {"move": "2B1"}]
     reply = one(queue(run, "bob", "101 CLEAR"))
-    assert "Your queued 2B1 on board 101 has been cleared." in reply.body
+    assert "Your queue on board 101 is cleared (it held 2B1)." in reply.body
     assert queued(run) == [None, None]
     assert "Nothing was queued on board 101." in one(queue(run, "bob", "101 clear")).body
 
@@ -168,6 +169,20 @@ def test_conditional_replies_are_cleared_by_any_other_move(players):
     assert "(Auto)" not in mails[ALICE].body + mails[BOB].body
     assert "It is bob's turn." in mails[BOB].body
     assert queued(run) == [None, None]
+
+
+def test_a_move_by_hand_drops_its_own_stale_queue(players):
+    # A turn that comes without a move (a takeback) finds no queue played: if one is left,
+    # the player's own move replaces it rather than letting it fire a turn later.
+    run = players
+    start_trou(run)
+    with run.session() as session:
+        session.get(Board, 101).seats[0].queued = {"move": "2B1"}
+    replies = move(run, "alice", "101 1B2")
+    assert not notices(replies)
+    assert queued(run) == [None, None]
+    move(run, "bob", "101 4C2")
+    assert [m.auto for m in run.moves(101)] == [False, False]
 
 
 def test_a_queued_resignation_comes_before_a_queued_move(players):
