@@ -117,6 +117,7 @@ def finish(ctx: Context, pos: Position, outcome: Outcome) -> None:
     board.finished_at = ctx.now
     for seat in board.seats:
         seat.resign_queued = False
+        seat.queued = None  # a queued move waits for a turn that will not come
         clocks.stop(seat)
     board.updated_at = ctx.now
     record_finished(ctx.session, board)

@@ -8,6 +8,7 @@ from pbm.commands import (  # noqa: F401,E402
     accounts,
     game_commands,
     preview,
+    queue,
     standing_commands,
     turn_list,
     vacation,

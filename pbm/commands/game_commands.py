@@ -9,6 +9,7 @@ from datetime import datetime
 from pbm.accounts.users import authenticate, require_user, users_at
 from pbm.boards import clocks, play, select
 from pbm.boards.position import Position, position, seat_of
+from pbm.boards.queue import play_queued
 from pbm.boards.select import Which
 from pbm.commands.grammar import Command, Invocation, game_command, usage
 from pbm.context import CommandError, Context
@@ -112,6 +113,7 @@ def move(ctx: Context, game: AnyGame, number: str, userid: str, password: str, t
     except UserError as err:
         raise CommandError(str(err), board_text=board_text(pos, seat)) from None
     _apply_queued_resignations(ctx, pos)
+    play_queued(ctx, pos, seat)  # moves the players queued, marked (Auto); one mail after
     comment = (user.userid, ctx.comment) if ctx.comment else None
     send_board(ctx, pos, comment=comment)
     return pos

@@ -8,6 +8,7 @@ from datetime import datetime
 from pbm.accounts.users import addresses_of
 from pbm.boards.position import Position, move_seen
 from pbm.boards.proposal import proposal_lines
+from pbm.boards.queue import queued_line
 from pbm.context import Context, Reply
 from pbm.db.models import BoardStatus, User
 from pbm.views.rating_lines import rating_lines
@@ -100,6 +101,9 @@ def board_text(
     if viewer is not None and board.seats[viewer].resign_queued and pos.upto == board.move_count:
         parts.append("Your resignation is queued and takes effect when your turn comes.")
     parts += proposal_lines(pos, viewer)  # a draw or takeback vote, or what became of it
+    queued = queued_line(pos, viewer)  # the owner's own view only
+    if queued:
+        parts.append(queued)
     if pos.to_move() and pos.upto == board.move_count:
         parts += clock_lines(pos, now)
     parts += ["", move_list(pos, viewer, None if full_list else RECENT_ROWS), ""]
