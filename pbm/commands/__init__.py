@@ -7,7 +7,10 @@ pages all see the full set whichever module is imported first.
 from pbm.commands import (  # noqa: F401,E402
     accounts,
     game_commands,
+    policy,
     standing_commands,
+    talk,
     turn_list,
     vacation,
+    watch,
 )
