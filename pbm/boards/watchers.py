@@ -54,14 +54,16 @@ def notices_on(session: Session, game: str, board: Board | None) -> int:
 
 
 def to_notify(session: Session, board: Board) -> list[User]:
-    """Users to tell that `board` ended (not its players, not signed off), each once."""
+    """Users to tell that `board` ended, each once: not its players nor its spectators
+    (the final board mail tells them), nor the signed off."""
     players = {seat.user_id for seat in board.seats}
+    watching = select(Subscription.user_id).where(Subscription.board_id == board.id)
     rows = session.scalars(
         select(User)
         .join(EndNotice, EndNotice.user_id == User.id)
         .where(EndNotice.game == board.game,
                or_(EndNotice.board_id.is_(None), EndNotice.board_id == board.id),
-               User.active.is_(True))
+               User.active.is_(True), User.id.not_in(watching))
         .order_by(User.userid))
     found = {user.id: user for user in rows if user.id not in players}
     return list(found.values())

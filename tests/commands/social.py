@@ -40,10 +40,10 @@ def run_as(run: Runner, sender: str, line: str, comment: str | None = None, *,
         return list(ctx.replies)
 
 
-def first_move(word: str) -> str:
-    """A legal first move of the first seat on the first board of a database (whose seed is
-    its id, 101)."""
+def first_move(word: str) -> tuple[int, str]:
+    """The seat to move first on the first board of a database (whose seed is its id, 101),
+    and a legal move for it."""
     game = registry.get(word)
     state = game.start(game.parse_options([]), 101)
-    assert min(game.to_move(state)) == 0
-    return game.notation(game.random_move(state, 0, random.Random(0)))
+    seat = min(game.to_move(state))
+    return seat, game.notation(game.random_move(state, seat, random.Random(0)))
