@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import delete, func, or_, select
+from sqlalchemy import delete, exists, func, or_, select
 from sqlalchemy.orm import Session
 
 from pbm.db.models import Address, Board, EndNotice, Subscription, User
@@ -53,20 +53,26 @@ def notices_on(session: Session, game: str, board: Board | None) -> int:
                           .where(EndNotice.game == game, where)) or 0
 
 
-def to_notify(session: Session, board: Board) -> list[User]:
+def to_notify(session: Session, board: Board) -> tuple[list[User], bool]:
     """Users to tell that `board` ended, each once: not its players nor its spectators
-    (the final board mail tells them), nor the signed off."""
+    (the final board mail tells them), nor the signed off; and whether any notice named
+    this board (those go now). One query: it runs at every ending."""
     players = {seat.user_id for seat in board.seats}
-    watching = select(Subscription.user_id).where(Subscription.board_id == board.id)
-    rows = session.scalars(
-        select(User)
+    watching = exists().where(Subscription.board_id == board.id,
+                              Subscription.user_id == User.id)
+    rows = session.execute(
+        select(User, EndNotice.board_id, watching)
         .join(EndNotice, EndNotice.user_id == User.id)
         .where(EndNotice.game == board.game,
-               or_(EndNotice.board_id.is_(None), EndNotice.board_id == board.id),
-               User.active.is_(True), User.id.not_in(watching))
+               or_(EndNotice.board_id.is_(None), EndNotice.board_id == board.id))
         .order_by(User.userid))
-    found = {user.id: user for user in rows if user.id not in players}
-    return list(found.values())
+    found: dict[int, User] = {}
+    named = False
+    for user, board_id, spectator in rows:
+        named = named or board_id is not None
+        if user.active and not spectator and user.id not in players:
+            found[user.id] = user
+    return list(found.values()), named
 
 
 def forget_board_notices(session: Session, board: Board) -> None:

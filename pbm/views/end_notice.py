@@ -13,8 +13,9 @@ def board_ended(ctx: Context, pos: Position) -> None:
     """Tell every user waiting for this board's end (not its players: they have the final
     board mail) how it ended, with the public final board; notices for it by number go."""
     board = pos.board
-    users = watchers.to_notify(ctx.session, board)
-    watchers.forget_board_notices(ctx.session, board)
+    users, named = watchers.to_notify(ctx.session, board)
+    if named:
+        watchers.forget_board_notices(ctx.session, board)
     if not users:
         return
     title = f"{pos.title} Board {board.number}"

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
+from datetime import datetime, timedelta
 
-from pbm.config import LimitSettings
+import pytest
+from sqlalchemy import event
+
+from pbm.config import Config, LimitSettings
 from pbm.games import registry
+from pbm.tick import tick
 from tests.commands.conftest import (
     ALICE,
     BOB,
@@ -234,3 +238,36 @@ def test_a_spectator_is_not_told_twice_of_the_end(players):
     mail = one(final, CAROL)
     assert mail.kind == "board" and "Game won by alice." in mail.body
     assert rows(run, "end_notices") == []  # the notice for 101 went all the same
+
+
+def test_a_forfeit_on_time_is_an_ending_too(players):
+    run = players
+    start = datetime(2026, 12, 1, 12, 0)
+    run(STRANGER, "trou challenge alice bob", now=start)
+    run(CAROL, f"trou notify carol {PW['carol']} 101", now=start)
+    for days in (7, 14, 21):  # nagged twice first
+        report, _ids = tick(run.factory, Config(time=run.time), start + timedelta(days=days))
+    (notice,) = ended(report.replies, CAROL)
+    assert notice.body.startswith("Trou Board 101 has ended: Game won by bob.")
+    assert "alice forfeited: no move in 21 days." in notice.body
+    assert rows(run, "end_notices") == []
+
+
+def test_spectators_cost_a_move_one_query_however_many_they_are(players):
+    run = players
+    run(DAVE, "signup dave Dave4444")
+    start_trou(run)
+    statements: list[str] = []
+    event.listen(run.engine, "before_cursor_execute",
+                 lambda conn, cursor, statement, *rest: statements.append(statement))
+    counts = []
+    for i, text in enumerate(TROU_GAME[:4]):
+        if i == 2:
+            subscribe(run)
+            run(DAVE, "trou subscribe 101 dave Dave4444")
+        userid = ("alice", "bob")[i % 2]
+        statements.clear()
+        replies = run((ALICE, BOB)[i % 2], f"trou move 101 {userid} {PW[userid]} {text}")
+        counts.append(len(statements))
+        assert len(replies) == (2 if i < 2 else 3)  # the spectators' mail: one, to both
+    assert counts[2] == counts[0] and counts[3] == counts[1], counts
