@@ -6,7 +6,7 @@ from __future__ import annotations
 from pbm.accounts import policies
 from pbm.accounts.users import authenticate
 from pbm.commands.grammar import Command, Invocation, game_command, usage
-from pbm.context import CommandError, Context, shorten
+from pbm.context import CommandError, Context
 from pbm.db.models import ChallengePolicy, User
 from pbm.games import registry
 from pbm.games.base import AnyGame
@@ -58,7 +58,8 @@ def _change(ctx: Context, game: AnyGame, userid: str, password: str | None,
 
 def _number(word: str, most: int, inv: Invocation) -> int:
     if not (word.isascii() and word.isdigit()) or len(word) > 4 or int(word) > most:
-        raise CommandError(f"'{shorten(word)}' is not a number from 0 to {most}. Write: "
+        # Not quoted: a word after the password may be the password, typed one place late.
+        raise CommandError(f"The last word must be a number from 0 to {most}. Write: "
                            f"{usage(inv)}")
     return int(word)
 
@@ -79,7 +80,7 @@ def limit(ctx: Context, game: AnyGame, userid: str, password: str | None,
     """At most `most` active boards of the game (None: no limit)."""
     if most == 0:
         raise CommandError(f"A limit of 0 boards is a refusal: write '{game.info.name} "
-                           f"reject {shorten(userid)} PASSWORD' instead. Nothing was changed.")
+                           "reject USERID PASSWORD' instead. Nothing was changed.")
     return _change(ctx, game, userid, password, board_limit=most)
 
 

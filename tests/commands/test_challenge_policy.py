@@ -126,11 +126,11 @@ def test_seek_0_stops_seeking(players):
 
 # ----- bad input --------------------------------------------------------------------------
 @pytest.mark.parametrize("line, message", [
-    ("trou limit bob {bob} many", "'many' is not a number from 0 to 999"),
-    ("trou limit bob {bob} 1000", "'1000' is not a number from 0 to 999"),
+    ("trou limit bob {bob} many", "The last word must be a number from 0 to 999"),
+    ("trou limit bob {bob} 1000", "The last word must be a number from 0 to 999"),
     ("trou limit bob {bob} 0", "A limit of 0 boards is a refusal"),
-    ("trou seek bob {bob} 100", "'100' is not a number from 0 to 99"),
-    ("trou seek bob {bob} -1", "'-1' is not a number"),
+    ("trou seek bob {bob} 100", "The last word must be a number from 0 to 99"),
+    ("trou seek bob {bob} -1", "The last word must be a number from 0 to 99"),
     ("trou seek bob {bob} 1 2", "Too many words"),
     ("trou reject bob Wrong-pass-9", "password"),
     ("trou accept bob", "Too few words"),
