@@ -23,6 +23,8 @@ class ServerSettings:
     address: str = "pbm@localhost"  # From: of every reply, and where players write
     hostname: str = "localhost"  # used in Message-IDs and the SMTP greeting
     name: str = "pbm"  # display name in From:
+    # Userids that may use `broadcast` (mail every user); TOML: operators = ["alice"].
+    operators: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,11 @@ class LimitSettings:
     challenges_per_sender_per_day: int = 30
     challenges_per_player_per_day: int = 20
     wrong_passwords_per_sender_per_hour: int = 20
+    # Mails one user may send with `message` and `chat` in a day (one per recipient).
+    messages_per_user_per_day: int = 50
+    # Spectators of one board; users told when one board ends; and users told when any
+    # board of one game ends. Each is mailed at every move or ending, so each is bounded.
+    watchers_per_board: int = 50
     # Password guessing: free wrong guesses per account, then checks pause for a while that
     # doubles with every further wrong guess.
     wrong_passwords_before_pause: int = 5
@@ -204,6 +211,8 @@ def _build(cls: type, section: str, values: dict[str, Any], origins: Mapping[str
 
 
 def _coerce(value: Any, want: type, where: str) -> Any:
+    if want is tuple:
+        return _words(value, where)
     if want is int:
         if isinstance(value, bool):
             raise ConfigError(f"{where} must be a whole number, not {value!r}")
@@ -216,6 +225,17 @@ def _coerce(value: Any, want: type, where: str) -> Any:
     if not isinstance(value, str):
         raise ConfigError(f"{where} must be a string, not {value!r}")
     return value
+
+
+def _words(value: Any, where: str) -> tuple[str, ...]:
+    """A list of strings: a TOML array, or from the environment words split at commas or
+    spaces (PBM_SERVER_OPERATORS="alice,bob")."""
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where} must be a list of strings like [\"alice\", \"bob\"], "
+                          f"not {value!r}")
+    return tuple(v.strip().lower() for v in value if v.strip())
 
 
 def _check(config: Config, origin: Callable[[str], str]) -> None:

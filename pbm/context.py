@@ -34,6 +34,7 @@ class Context:
     now: datetime = field(default_factory=utcnow)
     limits: LimitSettings = LimitSettings()
     time: TimeSettings = TimeSettings()
+    operators: tuple[str, ...] = ()  # userids that may broadcast (server.operators)
     replies: list[Reply] = field(default_factory=list)
     failures: int = 0  # commands that were refused
     # Password checks already made outside the writer: tokens of wrong userid+password pairs

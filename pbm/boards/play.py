@@ -14,6 +14,7 @@ from pbm.context import CommandError, Context
 from pbm.db.models import Board, BoardStatus, Move, Seat, User
 from pbm.games.base import AnyGame, Outcome
 from pbm.ratings.record import record_finished
+from pbm.views import end_notice
 
 FIRST_BOARD = 101
 
@@ -121,6 +122,7 @@ def finish(ctx: Context, pos: Position, outcome: Outcome) -> None:
         clocks.stop(seat)
     board.updated_at = ctx.now
     record_finished(ctx.session, board)
+    end_notice.board_ended(ctx, pos)
 
 
 def _save(ctx: Context, pos: Position) -> None:

@@ -127,7 +127,8 @@ def run(app: App, sender: str, command_line: tuple[str, ...]) -> None:
 
     factory = app.store()
     with factory() as session, session.begin():
-        ctx = Context(session, sender.lower(), limits=app.config.limits, time=app.config.time)
+        ctx = Context(session, sender.lower(), limits=app.config.limits, time=app.config.time,
+                      operators=app.config.server.operators)
         run_line(ctx, " ".join(command_line))
     for reply in ctx.replies:
         click.echo(f"To: {', '.join(reply.to)}")

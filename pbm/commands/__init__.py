@@ -7,9 +7,12 @@ pages all see the full set whichever module is imported first.
 from pbm.commands import (  # noqa: F401,E402
     accounts,
     game_commands,
+    policy,
     preview,
     queue,
     standing_commands,
+    talk,
     turn_list,
     vacation,
+    watch,
 )

@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from pbm.accounts import policies
 from pbm.accounts.users import authenticate, require_user, users_at
 from pbm.boards import clocks, play, select
 from pbm.boards.position import Position, position, seat_of
@@ -19,6 +20,7 @@ from pbm.games import registry
 from pbm.games.base import AnyGame, UserError
 from pbm.views.boardmail import announce_decline, board_text, send_board
 from pbm.views.listings import send_listing
+from pbm.views.seekers import send_seekers
 
 GUARD = re.compile(r"#\s*(\d+)\s*$")
 SELECTORS = frozenset(Which)
@@ -59,6 +61,7 @@ def challenge(ctx: Context, game: AnyGame, userids: Sequence[str],
         challenger = challengers[0].userid
     if not ctx.admin:
         _check_challenge_limits(ctx, [u for u in users if u not in challengers])
+    policies.check_challenge(ctx, game, users, challengers)
     pos = play.start_board(ctx, game, users, options, challenger, nag, forfeit)
     ctx.challenges += 1
     comment = (challenger, ctx.comment) if ctx.comment else None
@@ -304,6 +307,9 @@ def do_showas(ctx: Context, inv: Invocation) -> None:
 # ----- games --------------------------------------------------------------------------
 def do_games(ctx: Context, inv: Invocation) -> None:
     game = _game(inv)
+    if [word.lower() for word in inv.args] == ["seek"]:
+        send_seekers(ctx, game)  # pbmserv's `GAME games seek`: who wants games
+        return
     which = Which.ACTIVE
     userids = []
     for word in inv.args:
@@ -334,8 +340,9 @@ SHOWAS = game_command(Command(
     "Mail boards as you see them, with what only you may see.", do_showas, least=2,
     secret_args=(1,), login=(0, 1)))
 GAMES = game_command(Command(
-    "games", "[userid ...] [active|inactive|next|all]",
-    "List boards of this game, of everyone or of the named players.", do_games))
+    "games", "[userid ...] [active|inactive|next|all] | seek",
+    "List boards of this game, of everyone or of the named players; 'seek': the players "
+    "seeking games.", do_games))
 RESIGN = game_command(Command(
     "resign", "board userid password",
     "Resign. Out of turn it is queued for your next turn (send again to take it back); "

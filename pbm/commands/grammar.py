@@ -45,8 +45,8 @@ class Invocation:
     args: tuple[str, ...]
 
     def masked(self, hide: tuple[int, ...] = ()) -> str:
-        """The line as typed with every password (and the arguments at `hide`) replaced, and
-        long words cut, fit to quote back in a reply.
+        """The line as typed with every password (wherever it stands again, and the arguments
+        at `hide`) replaced, and long words cut, fit to quote back in a reply.
 
         With words missing, the password may stand up to that many places earlier: every
         argument from there on is hidden."""
@@ -54,6 +54,9 @@ class Invocation:
         missing = self.command.least - len(self.args)
         if self.command.secret_args and missing > 0:
             secret |= set(range(max(0, min(self.command.secret_args) - missing), len(self.args)))
+        # The password typed twice (`message alice pw pw bob`) is hidden in both places.
+        typed = {self.args[i] for i in secret if i < len(self.args)}
+        secret |= {i for i, arg in enumerate(self.args) if arg in typed}
         args = ["********" if i in secret else arg for i, arg in enumerate(self.args)]
         return " ".join(shorten(word) for word in [*self.words, *args])
 

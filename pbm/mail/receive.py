@@ -210,7 +210,7 @@ def handle(session: Session, config: Config, record: InboundMessage,
     try:
         with session.begin_nested():
             ctx = Context(session, mail.sender, limits=config.limits, time=config.time,
-                          refuted=prepared.refuted,
+                          operators=config.server.operators, refuted=prepared.refuted,
                           now=record.processed_at)
             ctx.comment = found.comment
             if len(found.lines) == 1 or any(is_command(line) for line in found.lines):

@@ -9,6 +9,7 @@ from pbm.accounts.users import addresses_of
 from pbm.boards.position import Position, move_seen
 from pbm.boards.proposal import proposal_lines
 from pbm.boards.queue import queued_line
+from pbm.boards.watchers import spectator_addresses
 from pbm.context import Context, Reply
 from pbm.db.models import BoardStatus, User
 from pbm.views.rating_lines import rating_lines
@@ -147,7 +148,8 @@ def send_board(
     comment: tuple[str, str] | None = None,
     spectators: tuple[str, ...] = (),
 ) -> None:
-    """Mail every player their own view of the board; spectators get the public view."""
+    """Mail every player their own view of the board; spectators (`spectators`, and the
+    board's subscribers) get the public view."""
     subject = board_subject(pos, new=new, commented=comment is not None)
     player_addresses: set[str] = set()
     for seat in pos.board.seats:
@@ -155,7 +157,8 @@ def send_board(
         player_addresses.update(to)
         body = board_text(pos, seat.position, new=new, comment=comment, now=ctx.now)
         ctx.replies.append(Reply(to, subject, body, "board"))
-    others = tuple(a for a in spectators if a and a not in player_addresses)
+    watching = (*spectators, *spectator_addresses(ctx.session, pos.board))
+    others = tuple(dict.fromkeys(a for a in watching if a and a not in player_addresses))
     if others:
         body = board_text(pos, None, new=new, comment=comment, now=ctx.now)
         ctx.replies.append(Reply(others, subject, body, "board"))

@@ -10,7 +10,8 @@ from enum import StrEnum
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from pbm.db.models import Board, BoardStatus, Rating, Seat, User
+from pbm.accounts import policies
+from pbm.db.models import Board, BoardStatus, ChallengePolicy, Rating, Seat, User
 from pbm.ratings.formulas import PROVISIONAL_GAMES, is_provisional
 
 INACTIVE_AFTER = timedelta(days=180)
@@ -37,6 +38,8 @@ class Standing:
     tied: int
     active: int  # active boards of this game
     section: Section
+    limit: str = ""  # what the player takes: "/ 5" (at most 5 active boards), "/reject", ""
+    seeking: int = 0  # more games the player wants (`GAME seek`)
 
 
 def standings(session: Session, game: str, now: datetime) -> list[Standing]:
@@ -58,6 +61,7 @@ def standings(session: Session, game: str, now: datetime) -> list[Standing]:
         select(Rating, User.userid, User.active)
         .join(User, User.id == Rating.user_id)
         .where(Rating.game == game))
+    said = policies.marks(session, game)
     found = []
     for rating, userid, signed_on in rows:
         boards = active.get(rating.user_id, 0)
@@ -69,10 +73,19 @@ def standings(session: Session, game: str, now: datetime) -> list[Standing]:
             section = Section.PROVISIONALS
         else:
             section = Section.ESTABLISHED
+        policy = said.get(rating.user_id)
         found.append(Standing(userid, rating.rating, rating.won, rating.lost, rating.tied,
-                              boards, section))
+                              boards, section, *_limit_and_seeking(policy)))
     order = list(Section)
     return sorted(found, key=lambda s: (order.index(s.section), -s.rating, s.userid))
+
+
+def _limit_and_seeking(policy: ChallengePolicy | None) -> tuple[str, int]:
+    if policy is None:
+        return "", 0
+    limit = "/reject" if policy.refuses else \
+        "" if policy.board_limit is None else f"/ {policy.board_limit}"
+    return limit, policy.seeking
 
 
 def ranks(players: list[Standing]) -> list[int]:
@@ -85,14 +98,16 @@ def ranks(players: list[Standing]) -> list[int]:
 
 
 def standings_text(title: str, players: list[Standing]) -> str:
-    """The standings mail: a table per section, a Ties column only when any game was tied."""
+    """The standings mail: a table per section, a Ties column only when any game was tied,
+    and pbmserv's Active/Limit and Seeking only when any player set a limit or seeks."""
     if not players:
         return f"{title} Standings\n\nNo games have finished yet.\n"
     ties = any(p.tied for p in players)
     name_width = max(len("Name"), *(len(p.userid) for p in players))
     header = ["Rank", "Name".ljust(name_width), "Rating", " Won", "Lost"]
     header += ["Ties"] if ties else []
-    header += ["Active"]
+    said = any(p.limit or p.seeking for p in players)
+    header += ["Active/Limit".ljust(13), "Seeking"] if said else ["Active"]
     lines = [f"{title} Standings"]
     for section in Section:
         members = [p for p in players if p.section is section]
@@ -103,7 +118,11 @@ def standings_text(title: str, players: list[Standing]) -> str:
             cells = [f"{rank:>4}", p.userid.ljust(name_width), f"{p.rating:>6}",
                      f"{p.won:>4}", f"{p.lost:>4}"]
             cells += [f"{p.tied:>4}"] if ties else []
-            cells += [f"{p.active:>6}"]
-            lines.append("  ".join(cells))
+            if said:
+                seeking = str(p.seeking) if p.seeking else ""
+                cells += [f"{p.active:>6}{p.limit:<7}", f"{seeking:>7}"]
+            else:
+                cells += [f"{p.active:>6}"]
+            lines.append("  ".join(cells).rstrip())
     lines += ["", *textwrap.wrap(DEFINITIONS, 76)]
     return "\n".join(lines) + "\n"

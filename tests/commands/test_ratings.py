@@ -144,6 +144,7 @@ def test_signing_off_resigns_and_rates_every_board(players):
 
 
 def test_rating_costs_a_finishing_move_four_statements_and_other_moves_none(players):
+    """(And the end notices one more: who waits to be told of the end.)"""
     run = players
     number, _ = play(run, "alice", "bob", RED_WINS[:-2])
     statements: list[str] = []
@@ -154,8 +155,9 @@ def test_rating_costs_a_finishing_move_four_statements_and_other_moves_none(play
         statements.clear()
         run(ACCOUNTS[userid][1], f"trou move {number} {userid} {PW[userid]} {text}")
         play_counts.append(len(statements))
-    # The last rating_seq, the players' records, their rows written, the board's numbers.
-    assert play_counts[1] - play_counts[0] <= 4, statements
+    # The last rating_seq, the players' records, their rows written, the board's numbers;
+    # and who asked to be told of the end (GAME notify).
+    assert play_counts[1] - play_counts[0] <= 4 + 1, statements
     assert run.board(number).rating_seq == 1
 
 

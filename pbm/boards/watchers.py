@@ -1,0 +1,80 @@
+"""Who watches boards: spectators of one board, and users to tell when boards end."""
+
+from __future__ import annotations
+
+from sqlalchemy import delete, exists, func, or_, select
+from sqlalchemy.orm import Session
+
+from pbm.db.models import Address, Board, EndNotice, Subscription, User
+
+
+def spectator_addresses(session: Session, board: Board) -> tuple[str, ...]:
+    """The addresses of the board's spectators (active users), in one query."""
+    rows = session.execute(
+        select(Address.address)
+        .join(Subscription, Subscription.user_id == Address.user_id)
+        .join(User, User.id == Address.user_id)
+        .where(Subscription.board_id == board.id, User.active.is_(True))
+        .order_by(User.userid, Address.position))
+    return tuple(dict.fromkeys(rows.scalars()))
+
+
+def is_spectator(session: Session, board: Board, user: User) -> bool:
+    return session.get(Subscription, (board.id, user.id)) is not None
+
+
+def spectators(session: Session, board: Board) -> int:
+    return session.scalar(select(func.count()).select_from(Subscription)
+                          .where(Subscription.board_id == board.id)) or 0
+
+
+def subscribe(session: Session, board: Board, user: User) -> None:
+    session.add(Subscription(board_id=board.id, user_id=user.id))
+    session.flush()
+
+
+def unsubscribe(session: Session, board: Board, user: User) -> None:
+    session.execute(delete(Subscription).where(Subscription.board_id == board.id,
+                                               Subscription.user_id == user.id))
+
+
+# ----- end notices ------------------------------------------------------------------------
+def notices_of(session: Session, user: User, game: str) -> list[EndNotice]:
+    """The user's end notices in `game`: the game-wide one (board None) first."""
+    rows = session.scalars(select(EndNotice).where(EndNotice.user_id == user.id,
+                                                   EndNotice.game == game))
+    return sorted(rows, key=lambda n: (n.board_id is not None, n.board_id or 0))
+
+
+def notices_on(session: Session, game: str, board: Board | None) -> int:
+    """How many users are to be told when this board (None: any board of the game) ends."""
+    where = EndNotice.board_id.is_(None) if board is None else EndNotice.board_id == board.id
+    return session.scalar(select(func.count()).select_from(EndNotice)
+                          .where(EndNotice.game == game, where)) or 0
+
+
+def to_notify(session: Session, board: Board) -> tuple[list[User], bool]:
+    """Users to tell that `board` ended, each once: not its players nor its spectators
+    (the final board mail tells them), nor the signed off; and whether any notice named
+    this board (those go now). One query: it runs at every ending."""
+    players = {seat.user_id for seat in board.seats}
+    watching = exists().where(Subscription.board_id == board.id,
+                              Subscription.user_id == User.id)
+    rows = session.execute(
+        select(User, EndNotice.board_id, watching)
+        .join(EndNotice, EndNotice.user_id == User.id)
+        .where(EndNotice.game == board.game,
+               or_(EndNotice.board_id.is_(None), EndNotice.board_id == board.id))
+        .order_by(User.userid))
+    found: dict[int, User] = {}
+    named = False
+    for user, board_id, spectator in rows:
+        named = named or board_id is not None
+        if user.active and not spectator and user.id not in players:
+            found[user.id] = user
+    return list(found.values()), named
+
+
+def forget_board_notices(session: Session, board: Board) -> None:
+    """Notices asked for this board by number have fired: they go."""
+    session.execute(delete(EndNotice).where(EndNotice.board_id == board.id))

@@ -1,0 +1,129 @@
+"""Who may challenge you: `accept`/`reject` challenges of a game, `limit` your active boards,
+`seek` more games (and `GAME games seek`, the list of seekers)."""
+
+from __future__ import annotations
+
+from pbm.accounts import policies
+from pbm.accounts.users import authenticate
+from pbm.commands.grammar import Command, Invocation, game_command, usage
+from pbm.context import CommandError, Context
+from pbm.db.models import ChallengePolicy, User
+from pbm.games import registry
+from pbm.games.base import AnyGame
+
+MOST_BOARDS = 999  # a limit above this is no limit worth storing
+MOST_SEEKING = 99
+
+
+def _game(inv: Invocation) -> AnyGame:
+    assert inv.game is not None
+    return registry.get(inv.game)
+
+
+def summary(ctx: Context, user: User, game: AnyGame, policy: ChallengePolicy) -> str:
+    """The user's settings for `game`, in words, with how to change them."""
+    name, title = game.info.name, game.info.title
+    playing = policies.active_boards(ctx.session, name, [user.id]).get(user.id, 0)
+    lines = [f"{user.userid}'s {title} settings:"]
+    if policy.refuses:
+        lines.append(f"- Challenges naming {user.userid} are refused ({name} accept "
+                     f"{user.userid} PASSWORD takes them again).")
+    else:
+        lines.append(f"- Challenges naming {user.userid} are accepted ({name} reject "
+                     f"{user.userid} PASSWORD refuses them).")
+    if policy.board_limit is None:
+        lines.append(f"- No limit of active boards ({playing} now).")
+    else:
+        lines.append(f"- At most {policy.board_limit} active boards ({playing} now); a "
+                     "challenge beyond it is refused.")
+    if policy.seeking:
+        lines.append(f"- Seeking {policy.seeking} more game{'s' if policy.seeking > 1 else ''}"
+                     f" (listed by '{name} games seek'; each challenge counts one).")
+    else:
+        lines.append("- Not seeking games.")
+    return "\n".join(lines) + "\n"
+
+
+def _change(ctx: Context, game: AnyGame, userid: str, password: str | None,
+            **changes: object) -> ChallengePolicy:
+    user = authenticate(ctx, userid, password or "")
+    policy = policies.policy_of(ctx.session, user, game.info.name)
+    for key, value in changes.items():
+        setattr(policy, key, value)
+    ctx.answer(f"{game.info.title} settings of {user.userid}",
+               summary(ctx, user, game, policy))
+    policies.store(ctx.session, policy)
+    return policy
+
+
+def _number(word: str, most: int, inv: Invocation) -> int:
+    if not (word.isascii() and word.isdigit()) or len(word) > 4 or int(word) > most:
+        # Not quoted: a word after the password may be the password, typed one place late.
+        raise CommandError(f"The last word must be a number from 0 to {most}. Write: "
+                           f"{usage(inv)}")
+    return int(word)
+
+
+# ----- the typed commands -----------------------------------------------------------------
+def accept(ctx: Context, game: AnyGame, userid: str, password: str | None) -> ChallengePolicy:
+    """Challenges naming the user in this game are made again."""
+    return _change(ctx, game, userid, password, refuses=False)
+
+
+def reject(ctx: Context, game: AnyGame, userid: str, password: str | None) -> ChallengePolicy:
+    """Challenges naming the user in this game are refused (their own are not)."""
+    return _change(ctx, game, userid, password, refuses=True)
+
+
+def limit(ctx: Context, game: AnyGame, userid: str, password: str | None,
+          most: int | None) -> ChallengePolicy:
+    """At most `most` active boards of the game (None: no limit)."""
+    if most == 0:
+        raise CommandError(f"A limit of 0 boards is a refusal: write '{game.info.name} "
+                           "reject USERID PASSWORD' instead. Nothing was changed.")
+    return _change(ctx, game, userid, password, board_limit=most)
+
+
+def seek(ctx: Context, game: AnyGame, userid: str, password: str | None,
+         wanted: int) -> ChallengePolicy:
+    """The user wants `wanted` more games (0: no more)."""
+    return _change(ctx, game, userid, password, seeking=wanted)
+
+
+# ----- mail handlers ----------------------------------------------------------------------
+def do_accept(ctx: Context, inv: Invocation) -> None:
+    accept(ctx, _game(inv), *inv.args)
+
+
+def do_reject(ctx: Context, inv: Invocation) -> None:
+    reject(ctx, _game(inv), *inv.args)
+
+
+def do_limit(ctx: Context, inv: Invocation) -> None:
+    most = _number(inv.args[2], MOST_BOARDS, inv) if len(inv.args) > 2 else None
+    limit(ctx, _game(inv), inv.args[0], inv.args[1], most)
+
+
+def do_seek(ctx: Context, inv: Invocation) -> None:
+    wanted = _number(inv.args[2], MOST_SEEKING, inv) if len(inv.args) > 2 else 1
+    seek(ctx, _game(inv), inv.args[0], inv.args[1], wanted)
+
+
+ACCEPT = game_command(Command(
+    "accept", "userid password",
+    "Take challenges of this game again (after 'reject').", do_accept, least=2, most=2,
+    secret_args=(1,), login=(0, 1)))
+REJECT = game_command(Command(
+    "reject", "userid password",
+    "Refuse challenges of this game that name you: the challenger is told. Boards you "
+    "start yourself are not refused; the operator's command line is not either.",
+    do_reject, least=2, most=2, secret_args=(1,), login=(0, 1)))
+LIMIT = game_command(Command(
+    "limit", "userid password [n]",
+    "Play at most n active boards of this game: a challenge beyond it is refused (no n: no "
+    "limit).", do_limit, least=2, most=3, secret_args=(1,), login=(0, 1)))
+SEEK = game_command(Command(
+    "seek", "userid password [n]",
+    "Say you want n more games (default 1; 0: no more): 'GAME games seek' and the standings "
+    "list you, and each challenge naming you counts one.", do_seek, least=2, most=3,
+    secret_args=(1,), login=(0, 1)))

@@ -1,0 +1,27 @@
+"""The mail to users who asked to be told when a board ends (`GAME notify`)."""
+
+from __future__ import annotations
+
+from pbm.accounts.users import addresses_of
+from pbm.boards import watchers
+from pbm.boards.position import Position
+from pbm.context import Context, Reply
+from pbm.views.boardmail import board_text, turn_line
+
+
+def board_ended(ctx: Context, pos: Position) -> None:
+    """Tell every user waiting for this board's end (not its players: they have the final
+    board mail) how it ended, with the public final board; notices for it by number go."""
+    board = pos.board
+    users, named = watchers.to_notify(ctx.session, board)
+    if named:
+        watchers.forget_board_notices(ctx.session, board)
+    if not users:
+        return
+    title = f"{pos.title} Board {board.number}"
+    body = (f"{title} has ended: {turn_line(pos)}\n\n"
+            + board_text(pos, None, now=ctx.now)
+            + f"\n(You asked to be told: {board.game} notify. To stop: {board.game} notify "
+              "YOURID PASSWORD off)\n")
+    for user in users:
+        ctx.replies.append(Reply(addresses_of(user), f"{title} has ended", body, "notice"))
