@@ -41,6 +41,7 @@ class Context:
     # (right ones are in the passwords module's memory), so the writer never hashes for them.
     refuted: frozenset[bytes] = frozenset()
     wrong_passwords: int = 0  # in this mail so far
+    password_accepted: bool = False  # the command being run has had a right password
     # Users whose password was wrong in the command being run: recorded after its savepoint
     # is rolled back, so the failure itself is never rolled back with it.
     unrecorded_failures: list[int] = field(default_factory=list)

@@ -49,6 +49,7 @@ def check(ctx: Context, user: User, password: str) -> None:
             f"Wrong password for '{user.userid}'. Passwords are case-sensitive; "
             "if you have forgotten yours, ask the operator to set a new one."
         )
+    ctx.password_accepted = True
     if user.wrong_passwords or user.password_paused_until is not None:
         user.wrong_passwords, user.password_paused_until = 0, None
     if outdated(user.password_hash):

@@ -28,6 +28,7 @@ def run_line(ctx: Context, line: str) -> None:
                    f"{err}\n\nYour command began with: {first}\n")
         return
     replies_before = len(ctx.replies)
+    ctx.password_accepted = False
     try:
         with ctx.session.begin_nested():
             _check_words(invocation)
@@ -85,5 +86,9 @@ def _error_body(ctx: Context, err: UserError, invocation: Invocation) -> str:
         # The userid place names nobody: the words are not where they belong, and from
         # there on any of them may be the password.
         hide = tuple(range(login[0], len(invocation.args)))
+    elif login and not ctx.password_accepted:
+        # Refused before a right password was seen (`trou limit alice 5 Secret1`: the word
+        # in the password's place is not the password): it may stand anywhere after it.
+        hide = tuple(range(login[1], len(invocation.args)))
     parts += ["", "Your command was:", f"  {invocation.masked(hide)}"]
     return "\n".join(parts) + "\n"

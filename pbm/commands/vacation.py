@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from pbm.accounts import vacations
 from pbm.accounts.users import authenticate
 from pbm.commands.grammar import Command, Invocation, account_command
-from pbm.context import CommandError, Context, shorten
+from pbm.context import CommandError, Context
 from pbm.db.models import User, Vacation
 
 MOST_DAYS = 366
@@ -74,8 +74,9 @@ def do_vacation(ctx: Context, inv: Invocation) -> None:
         end_vacation(ctx, userid, password)
         return
     if not (length.isascii() and length.isdigit()) or len(length) > 4:
-        raise CommandError(f"'{shorten(length)}' is not a number of days. Write: vacation "
-                           f"{shorten(userid)} PASSWORD DAYS (for example 14), or ... off.")
+        # Not quoted: with the words out of place, it may be the password.
+        raise CommandError("The last word must be a number of days (for example 14) or 'off'. "
+                           "Write: vacation USERID PASSWORD DAYS, or vacation USERID PASSWORD off.")
     start_vacation(ctx, userid, password, int(length))
 
 

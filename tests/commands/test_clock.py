@@ -128,7 +128,7 @@ def test_vacation_allowance_and_bad_words(players: Runner):
     before = players.snapshot()
     too_long = error(players(ALICE, f"vacation alice {PW['alice']} 43", now=at(0)))
     assert "from 1 to 42 days" in too_long.body
-    for word, message in (("abc", "'abc' is not a number of days"),
+    for word, message in (("abc", "The last word must be a number of days"),
                           ("0", "from 1 to 42 days"),
                           ("off", "alice is not on vacation")):
         assert message in error(players(ALICE, f"vacation alice {PW['alice']} {word}",

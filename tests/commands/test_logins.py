@@ -246,3 +246,14 @@ def test_a_hash_made_with_other_parameters_is_remade_at_the_next_right_password(
     assert remade != old and not passwords.outdated(remade)
     assert passwords.check_password("alice", PW["alice"], remade)
     assert "Wrong password" in error(showas(run, "not-it")).body
+
+
+def test_a_password_typed_one_place_late_is_never_quoted(players):
+    """`trou limit alice 5 Secret1`: '5' is taken as the password and is wrong; the real
+    password, one word later, must not appear in the error either."""
+    start_trou(players)
+    for line in (f"trou limit alice 5 {PW['alice']}", f"vacation alice 5 {PW['alice']}",
+                 f"trou move 101 alice 3B2 {PW['alice']}"):
+        replies = players(ALICE, line)
+        error(replies)
+        assert_never_echoed(replies, PW["alice"])
