@@ -270,6 +270,7 @@ class Commands:
     lines: list[str]
     comment: str | None
     left_out: int = 0  # command lines past the limit, not read
+    subject_only: bool = False  # the one line is a Subject that is not a command
 
 
 def commands(mail: InboundMail, limit: int = MAX_COMMAND_LINES) -> Commands:
@@ -290,5 +291,5 @@ def commands(mail: InboundMail, limit: int = MAX_COMMAND_LINES) -> Commands:
             not any(is_command(line) for line in lines):
         # No command in the body either: the Subject was meant as one (`mesage bob hi`).
         # Answer it, not the body's prose ("'Hi' is not a command" helps nobody).
-        return Commands([subject], None)
+        return Commands([subject], None, subject_only=True)
     return Commands(lines[:limit], None, max(0, len(lines) - limit))

@@ -22,7 +22,7 @@ from pbm.commands.credentials import verify_ahead
 from pbm.commands.dispatch import run_lines
 from pbm.commands.grammar import is_command
 from pbm.config import Config, LimitSettings
-from pbm.context import Context, Reply
+from pbm.context import Context, Reply, shorten
 from pbm.db import rates
 from pbm.db.models import InboundMessage, InboundStatus, OutboxMail, OutboxStatus, utcnow
 from pbm.mail import inbound as parsing
@@ -213,7 +213,10 @@ def handle(session: Session, config: Config, record: InboundMessage,
                           operators=config.server.operators, refuted=prepared.refuted,
                           now=record.processed_at)
             ctx.comment = found.comment
-            if len(found.lines) == 1 or any(is_command(line) for line in found.lines):
+            if found.subject_only and not is_command(found.lines[0]):
+                ctx.failures += 1
+                ctx.answer("pbm error", _not_understood(found.lines[0]))
+            elif len(found.lines) == 1 or any(is_command(line) for line in found.lines):
                 run_lines(ctx, found.lines)
             else:  # nothing, or lines of prose: one answer, not an error for every line
                 ctx.answer("pbm: no command found", NO_COMMAND)
@@ -231,6 +234,20 @@ def handle(session: Session, config: Config, record: InboundMessage,
         # The Subject may hold a password, so the apology does not quote it.
         sorry = Reply((mail.sender,), "pbm: your mail is waiting for the operator", FAILED)
         return queue(session, config, [sorry], record, mail)
+
+
+def _not_understood(subject: str) -> str:
+    """The answer to a Subject that is no command, over a body that holds none either."""
+    words = subject.split()
+    first = shorten(words[0])
+    # Only the first word is quoted back: a mistyped command's later words hold passwords.
+    quoted = first + (f" ... ({len(words) - 1} more words, not repeated: one may be a "
+                      "password)" if len(words) > 1 else "")
+    return (f"The Subject of your mail was not understood: {quoted}\n"
+            f"'{first}' is not a command, and no line of the body is one either.\n\n"
+            "Commands start with a game name (for example 'trou move 101 alice PASSWORD 3B2') "
+            "or are account commands such as signup, message or vacation. Send 'help' as the "
+            "Subject for an overview, or 'help commands' for the full list.\n")
 
 
 def _answers_us_without_command(mail: parsing.InboundMail, found: parsing.Commands,

@@ -185,3 +185,15 @@ def test_a_sender_limit_of_zero_means_no_limit(tmp_path, limit):
     store = Store(tmp_path, mails_per_sender_per_hour=limit)
     for _ in range(LimitSettings().mails_per_sender_per_hour + 5):
         assert len(store.mail("busy@example.net", "help")) == 1
+
+
+def test_a_subject_that_is_no_command_is_answered_as_such(tmp_path):
+    """`mesage bob hi` over a body of prose: the answer is about the Subject (its first
+    word only: the others may hold a password), not "'Hi' is not a command"."""
+    store = Store(tmp_path)
+    (reply,) = store.mail("carol@example.org", "mesage bob Secret1", "Hi Bob,\nsee you.\n")
+    body = reply.raw.decode()
+    assert reply.subject == "pbm error"
+    assert "The Subject of your mail was not understood: mesage ... (2 more words" in body
+    assert "'mesage' is not a command, and no line of the body is one either." in body
+    assert "Secret1" not in body and "'Hi" not in body
