@@ -17,6 +17,7 @@ from sqlalchemy import (
     String,
     Text,
     false,
+    true,
 )
 from sqlalchemy.orm import (
     DeclarativeBase,
@@ -78,10 +79,20 @@ class Address(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     position: Mapped[int] = mapped_column(Integer, default=0)
     address: Mapped[str] = mapped_column(String(320))
+    # An address the owner has not shown to be theirs gets nothing but its confirmation
+    # request (the token to mail back) until it is confirmed.
+    confirmed: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    confirm_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    confirm_sent_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # Bounces since the last mail that got through; after too many, mail to it stops.
+    bounces: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    last_bounce_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    stopped: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     user: Mapped[User] = relationship(back_populates="addresses")
 
-    __table_args__ = (Index("ix_addresses_address", "address"),)
+    __table_args__ = (Index("ix_addresses_address", "address"),
+                      Index("ix_addresses_confirm_token", "confirm_token", unique=True))
 
 
 class Board(Base):
