@@ -74,6 +74,8 @@ class LimitSettings:
     wrong_passwords_per_sender_per_hour: int = 20
     # Mails one user may send with `message` and `chat` in a day (one per recipient).
     messages_per_user_per_day: int = 50
+    # Confirmation requests one sender may cause in a day (each to an address it named).
+    confirmations_per_sender_per_day: int = 10
     # Spectators of one board; users told when one board ends; and users told when any
     # board of one game ends. Each is mailed at every move or ending, so each is bounded.
     watchers_per_board: int = 50

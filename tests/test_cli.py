@@ -141,7 +141,10 @@ def test_users_add_stores_the_account(pbm: Pbm):
         assert user is not None
         assert [a.address for a in user.addresses] == ["alice@example.org",
                                                        "alice@home.example.org"]
+        # The operator vouches for the addresses typed: no confirmation is asked.
+        assert all(a.confirmed and a.confirm_token is None for a in user.addresses)
         assert "secret" not in user.password_hash
+    assert [m.subject for m in pbm.mails()] == ["Welcome to pbm, alice"]
 
 
 def test_users_add_mails_the_welcome(pbm: Pbm):

@@ -64,13 +64,19 @@ def users_at(ctx: Context, address: str) -> list[User]:
     rows = ctx.session.scalars(
         select(User)
         .join(Address)
-        .where(Address.address == address.lower(), User.active.is_(True))
+        .where(Address.address == address.lower(), User.active.is_(True),
+               Address.confirmed.is_(True))
     )
     return list(rows)
 
 
+def receives_mail(address: Address) -> bool:
+    """Whether mail for the user may go to this address: its owner has confirmed it."""
+    return address.confirmed
+
+
 def addresses_of(user: User) -> tuple[str, ...]:
-    return tuple(a.address for a in user.addresses)
+    return tuple(a.address for a in user.addresses if receives_mail(a))
 
 
 def check_userid(userid: str) -> str:
@@ -99,7 +105,7 @@ def check_addresses(addresses: list[str]) -> list[str]:
 
 RESERVED = {
     "all", "active", "inactive", "next", "help", "list", "multiple", "change", "signup",
-    "signoff", "end", "stop", "guest", "admin", "postmaster", "root",
+    "signoff", "confirm", "end", "stop", "guest", "admin", "postmaster", "root",
     # Words that take a userid's place in commands: `trou games seek`, `notify ... off`.
     "seek", "off", "clear", "games", "vacation", "message", "broadcast",
 }

@@ -18,7 +18,8 @@ def spectator_addresses(session: Session, board: Board) -> tuple[str, ...]:
         select(Address.address)
         .join(Subscription, Subscription.user_id == Address.user_id)
         .join(User, User.id == Address.user_id)
-        .where(Subscription.board_id == board.id, User.active.is_(True))
+        .where(Subscription.board_id == board.id, User.active.is_(True),
+               Address.confirmed.is_(True))
         .order_by(User.userid, Address.position))
     return tuple(dict.fromkeys(rows.scalars()))
 

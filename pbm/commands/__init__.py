@@ -6,6 +6,7 @@ pages all see the full set whichever module is imported first.
 
 from pbm.commands import (  # noqa: F401,E402
     accounts,
+    confirm,
     game_commands,
     policy,
     preview,

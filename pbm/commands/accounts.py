@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pbm.accounts import confirmations
 from pbm.accounts.passwords import hash_password
 from pbm.accounts.users import (
     addresses_of,
@@ -47,6 +48,40 @@ def _addresses(ctx: Context, words: Sequence[str]) -> list[str]:
     return addresses
 
 
+def _place(ctx: Context, user: User, chosen: list[str]) -> list[str]:
+    """Give `user` the addresses `chosen`, in order, keeping what is known of those they had;
+    a new address is confirmed at once only when the sender or the operator vouches for it,
+    else it is mailed a confirmation request. What to tell the sender about them."""
+    had = {row.address: row for row in user.addresses}
+    rows = [had.get(address) or Address(address=address, confirmed=False)
+            for address in chosen]
+    for place, row in enumerate(rows):
+        row.position = place
+    user.addresses = rows  # the rows left out are deleted (delete-orphan)
+    notes = []
+    for row in rows:
+        if row.confirmed:
+            continue
+        if confirmations.vouched(ctx, row.address):
+            row.confirmed, row.confirm_token, row.confirm_sent_at = True, None, None
+        else:
+            notes.append(confirmations.request(ctx, user, row))
+    return notes
+
+
+def _where(user: User, notes: list[str]) -> str:
+    """Where the user's board mails go, and what waits for confirmation."""
+    reached = addresses_of(user)
+    text = (f"Board mails for {user.userid} go to: {', '.join(reached)}\n" if reached else
+            f"Board mails for {user.userid} go nowhere until an address is confirmed: "
+            f"until then {user.userid} cannot be challenged.\n")
+    if notes:
+        text += "".join(f"{note}\n" for note in notes)
+        text += ("An address other than the one you write from gets board mails only once "
+                 "it is confirmed: answer the request mailed there.\n")
+    return text + "\n"
+
+
 # ----- the typed commands: the mail handlers below and the operator's CLI call these -----
 def signup(ctx: Context, userid: str, password: str, addresses: Sequence[str] = ()) -> User:
     """A new account; board mails go to `addresses` (default: the sender's)."""
@@ -56,13 +91,13 @@ def signup(ctx: Context, userid: str, password: str, addresses: Sequence[str] = 
         raise CommandError(f"The userid '{userid}' is taken; choose another.")
     chosen = _addresses(ctx, addresses)
     user = User(userid=userid, password_hash=hash_password(password), created_at=ctx.now)
-    user.addresses = [Address(position=i, address=a) for i, a in enumerate(chosen)]
     ctx.session.add(user)
+    notes = _place(ctx, user, chosen)
     ctx.session.flush()
     ctx.answer(
         f"Welcome to pbm, {userid}",
         f"Welcome, {userid}! Your account is ready.\n\n"
-        f"Board mails for {userid} go to: {', '.join(chosen)}\n"
+        f"{_where(user, notes)}"
         "Keep your password: every move needs it. (It is stored only as a salted hash.)\n\n"
         "To start a game, mail for example:  trou challenge "
         f"{userid} otherplayer\n"
@@ -85,11 +120,9 @@ def change_address(ctx: Context, userid: str, password: str | None,
     """Where the user's board mails go from now on (default: the sender's address)."""
     user = authenticate(ctx, userid, password or "")
     chosen = _addresses(ctx, addresses)
-    user.addresses.clear()
+    notes = _place(ctx, user, chosen)
     ctx.session.flush()
-    user.addresses.extend(Address(position=i, address=a) for i, a in enumerate(chosen))
-    ctx.answer("Address changed",
-               f"Board mails for {user.userid} now go to: {', '.join(chosen)}\n")
+    ctx.answer("Address changed", _where(user, notes))
     return user
 
 

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
-from pbm.accounts import policies
+from pbm.accounts import confirmations, policies
 from pbm.accounts.users import authenticate, require_user, users_at
 from pbm.boards import clocks, play, select
 from pbm.boards.position import Position, position, seat_of
@@ -53,6 +53,7 @@ def challenge(ctx: Context, game: AnyGame, userids: Sequence[str],
     users = [require_user(ctx, userid) for userid in userids]
     if len({u.id for u in users}) != len(users):
         raise CommandError("A player cannot challenge themself: name two different userids.")
+    confirmations.require_reachable(users)
     nag, forfeit, game_words = clocks.time_options(option_words, ctx.time)
     options = game.parse_options(game_words)
     challenger = ctx.sender or "operator"

@@ -133,7 +133,7 @@ def broadcast(ctx: Context, userid: str, password: str | None) -> int:
     body = f"{user.userid}, an operator of this server, writes to every player:\n\n{text}\n"
     sent = 0
     for other in everyone:
-        if other.addresses:
+        if addresses_of(other):
             ctx.replies.append(Reply(addresses_of(other), f"Broadcast from {user.userid}", body,
                                      "notice"))
             sent += 1

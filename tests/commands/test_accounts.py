@@ -46,7 +46,12 @@ def test_signup_with_explicit_addresses(run):
     replies = run("eve@example.org",
                   "signup eve Pa55word Eve@Home.org <eve@work.org>, eve@home.org")
     reply = one(replies, "eve@example.org")  # the welcome goes to whoever wrote
-    assert "Board mails for eve go to: eve@home.org, eve@work.org" in reply.body
+    # Addresses other than the sender's get their confirmation request, one each, only.
+    assert "go nowhere until an address is confirmed" in reply.body
+    for address in ("eve@home.org", "eve@work.org"):
+        assert one(replies, address).subject.startswith("confirm ")
+        assert f"A confirmation request has been mailed to {address}." in reply.body
+    assert len(replies) == 3
     assert_never_echoed(replies, "Pa55word")
     assert [a.address for a in run.user("eve").addresses] == ["eve@home.org", "eve@work.org"]
 
@@ -132,18 +137,20 @@ def test_change_password_old_stops_new_works_case_sensitive(players):
 # ----- change address ---------------------------------------------------------------------
 def test_change_address_sends_board_mail_to_the_new_address(players):
     run = players
-    replies = run(ALICE, "change address alice Secret1 Alice@New.example <alice2@new.example>")
-    reply = one(replies, ALICE)
+    new, other = "alice@new.example", "alice2@new.example"
+    replies = run(new, "change address alice Secret1 Alice@New.example <alice2@new.example>")
+    reply = one(replies, new)  # written from the new address: confirmed at once
     assert reply.subject == "Address changed"
-    assert "Board mails for alice now go to: alice@new.example, alice2@new.example" in reply.body
+    assert f"Board mails for alice go to: {new}\n" in reply.body
+    request = one(replies, other)  # the other is asked to confirm
     assert_never_echoed(replies, "Secret1")
-    assert [a.address for a in run.user("alice").addresses] == \
-        ["alice@new.example", "alice2@new.example"]
+    assert [a.address for a in run.user("alice").addresses] == [new, other]
+    run(other, request.subject)  # a reply to the request confirms it
 
     replies = run(BOB, "trou challenge alice bob")
     assert to(replies, ALICE) == []
-    mail = one(replies, "alice@new.example")
-    assert mail.to == ("alice@new.example", "alice2@new.example")
+    mail = one(replies, new)
+    assert mail.to == (new, other)
     assert mail.subject == "New Trou Board 101 alice"
 
     # With no address given, the sender's address becomes the only one.
