@@ -236,3 +236,14 @@ def test_an_unconfirmed_address_is_nobody_s_as_a_sender_nor_a_spectator(players)
     assert to(replies, HOME) == []
     with run.session() as session:
         assert session.scalar(select(Address.confirmed).where(Address.address == HOME)) is False
+
+
+def test_the_owner_s_notices_go_to_confirmed_addresses_only(players):
+    run = players
+    replies = run(ALICE, f"change address alice {PW['alice']} {ALICE} alice@new.example")
+    assert one(replies, "alice@new.example").subject.startswith("confirm ")
+    notices: list[Reply] = []
+    for attempt in range(run.limits.wrong_passwords_before_pause + 1):
+        notices += [r for r in run(STRANGER, f"trou showas alice guess{attempt}")
+                    if r.kind == "notice"]
+    assert [(r.subject, r.to) for r in notices] == [("pbm: wrong passwords for alice", (ALICE,))]
