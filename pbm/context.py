@@ -21,6 +21,9 @@ class Reply:
     subject: str
     body: str
     kind: str = "answer"  # "answer" | "board" | "notice" (to an account's owner)
+    # The board it is about (mail/threads.py board_thread): its mails thread together.
+    thread: str | None = None
+    opens: bool = False  # the board's first mail: it carries the recipient's thread anchor
 
 
 @dataclass

@@ -13,6 +13,7 @@ from pbm.boards.position import MOVE, Position, viewer_key
 from pbm.context import CommandError, Context, Reply, shorten
 from pbm.db.models import Board
 from pbm.games.base import UserError
+from pbm.mail.threads import board_thread
 
 MAX_TEXT = 1000  # characters of a queued move or reply list: a mail may hold any length
 MAX_CONDITIONS = 30  # replies in one list; each is checked against the rules when queued
@@ -219,4 +220,4 @@ def _reply(ctx: Context, pos: Position, seat: int, queued: Queued) -> str | None
 def _notice(ctx: Context, pos: Position, seat: int, text: str) -> None:
     to = addresses_of(pos.board.seats[seat].user)
     subject = f"{pos.title} Board {pos.board.number}: queued move dropped"
-    ctx.replies.append(Reply(to, subject, text + "\n", "notice"))
+    ctx.replies.append(Reply(to, subject, text + "\n", "notice", board_thread(pos.board)))

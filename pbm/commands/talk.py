@@ -18,6 +18,7 @@ from pbm.db import rates
 from pbm.db.models import User
 from pbm.games import registry
 from pbm.games.base import AnyGame
+from pbm.mail.threads import board_thread
 
 MAX_TEXT_CHARS = 20_000  # a body may be a megabyte; what is passed on is bounded
 MAX_RECIPIENTS = 10  # users one `message` may name
@@ -79,7 +80,7 @@ def chat(ctx: Context, game: AnyGame, number: str, userid: str, password: str | 
             "PASSWORD, with your text in the body.\n")
     for other in others:
         ctx.replies.append(Reply(addresses_of(other), f"{title} chat from {user.userid}", body,
-                                 "notice"))
+                                 "notice", board_thread(board)))
     ctx.answer(f"{title} chat", f"Your chat was sent to {_names(others)}.\n")
 
 

@@ -277,9 +277,10 @@ def queue(session: Session, config: Config, replies: list[Reply],
     One INSERT for them all, on the connection: the ORM would make an object of each only
     to write it."""
     now = utcnow()
+    taken: set[str] = set()  # Message-IDs given: each mail has its own
     rows = [
         {"inbound_id": record.id if record is not None else None, "recipient": address,
-         "subject": reply.subject, "raw": compose(reply, address, config.server, mail),
+         "subject": reply.subject, "raw": compose(reply, address, config.server, mail, taken),
          "status": OutboxStatus.PENDING, "attempts": 0, "next_attempt_at": now,
          "created_at": now, "maybe_sent": False}
         for reply in replies for address in reply.to if address
