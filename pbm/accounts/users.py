@@ -70,7 +70,12 @@ def users_at(ctx: Context, address: str) -> list[User]:
 
 
 def addresses_of(user: User) -> tuple[str, ...]:
-    return tuple(a.address for a in user.addresses)
+    return tuple(a.address for a in user.addresses if receives_mail(a))
+
+
+def receives_mail(address: Address) -> bool:
+    """Whether pbm mails this address: not after its mail bounced too often."""
+    return not address.stopped
 
 
 def check_userid(userid: str) -> str:

@@ -25,9 +25,8 @@ from pbm.accounts.users import addresses_of
 from pbm.boards import clocks, play
 from pbm.boards.position import Position, position
 from pbm.config import Config
-from pbm.context import Context, Reply
+from pbm.context import Context, Reply, board_thread
 from pbm.db.models import BoardStatus, Seat, User
-from pbm.mail.threads import board_thread
 from pbm.views.boardmail import board_text, send_board
 
 DAY = timedelta(days=1)

@@ -10,10 +10,9 @@ from typing import Any
 from pbm.accounts.users import addresses_of
 from pbm.boards import play
 from pbm.boards.position import MOVE, Position, viewer_key
-from pbm.context import CommandError, Context, Reply, shorten
+from pbm.context import CommandError, Context, Reply, board_thread, shorten
 from pbm.db.models import Board
 from pbm.games.base import UserError
-from pbm.mail.threads import board_thread
 
 MAX_TEXT = 1000  # characters of a queued move or reply list: a mail may hold any length
 MAX_CONDITIONS = 30  # replies in one list; each is checked against the rules when queued

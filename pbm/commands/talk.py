@@ -13,12 +13,11 @@ from pbm.accounts.users import addresses_of, authenticate, find_user
 from pbm.boards import select as boards
 from pbm.boards.position import seat_of
 from pbm.commands.grammar import Command, Invocation, account_command, game_command
-from pbm.context import CommandError, Context, Reply, shorten
+from pbm.context import CommandError, Context, Reply, board_thread, shorten
 from pbm.db import rates
 from pbm.db.models import User
 from pbm.games import registry
 from pbm.games.base import AnyGame
-from pbm.mail.threads import board_thread
 
 MAX_TEXT_CHARS = 20_000  # a body may be a megabyte; what is passed on is bounded
 MAX_RECIPIENTS = 10  # users one `message` may name

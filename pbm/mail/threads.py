@@ -1,12 +1,13 @@
 """Threading headers: every mail about one board hangs from one root Message-ID.
 
-A board's root is `<board.GAME.NUMBER.ID@HOSTNAME>`, derived, never stored. No mail carries
+A board's root is `<board.KEY@HOSTNAME>` (KEY is context.board_thread's
+GAME.NUMBER.ID), derived, never stored. No mail carries
 it as its own Message-ID (a Message-ID names one message, and every recipient gets a copy
 of their own); every board mail names it first in References, so mutt and Thunderbird, which
 thread by References before Subject, put all of them under it, missing though it is.
 
 The board's first mail to each recipient (the "New ... Board" mail) carries that
-recipient's anchor `<board.GAME.NUMBER.ID.DIGEST@HOSTNAME>` as its Message-ID (the digest
+recipient's anchor `<board.KEY.DIGEST@HOSTNAME>` as its Message-ID (the digest
 names the recipient, so each copy has an id of its own), and every later board mail to them
 names it second: their own opening mail is then a message their mailbox holds, and a client
 that threads only by messages it has still finds the parent. Subjects keep pbmserv's
@@ -20,10 +21,6 @@ import hashlib
 import re
 from dataclasses import dataclass
 from email.utils import make_msgid
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from pbm.db.models import Board
 
 # Threading headers are copied from a stranger's mail: only well-formed msg-ids of a sane
 # size pass (printable ASCII without spaces or angle brackets inside), and only the last
@@ -41,11 +38,6 @@ class Threading:
     message_id: str
     in_reply_to: str | None
     references: tuple[str, ...]
-
-
-def board_thread(board: Board) -> str:
-    """The key of a board's thread (what a Reply's `thread` holds)."""
-    return f"{board.game}.{board.number}.{board.id}"
 
 
 def root_id(thread: str, hostname: str) -> str:

@@ -10,9 +10,8 @@ from pbm.boards.position import Position, move_seen
 from pbm.boards.proposal import proposal_lines
 from pbm.boards.queue import queued_line
 from pbm.boards.watchers import spectator_addresses
-from pbm.context import Context, Reply
+from pbm.context import Context, Reply, board_thread
 from pbm.db.models import BoardStatus, User
-from pbm.mail.threads import board_thread
 from pbm.views.rating_lines import rating_lines
 
 RECENT_ROWS = 10  # rows of the move list in ordinary mails; `show` prints them all

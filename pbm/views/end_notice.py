@@ -5,8 +5,7 @@ from __future__ import annotations
 from pbm.accounts.users import addresses_of
 from pbm.boards import watchers
 from pbm.boards.position import Position
-from pbm.context import Context, Reply
-from pbm.mail.threads import board_thread
+from pbm.context import Context, Reply, board_thread
 from pbm.views.boardmail import board_text, turn_line
 
 
