@@ -48,6 +48,7 @@ class DeliverySettings:
     max_retry_seconds: int = 3600  # ... up to this
     give_up_days: int = 5  # a reply still undelivered after this long is marked failed
     timeout_seconds: int = 30  # for each step of talking to the relay
+    bounces_before_stop: int = 3  # bounces (on different days) before mail to an address stops
 
 
 @dataclass(frozen=True)
@@ -271,6 +272,10 @@ def _check(config: Config, origin: Callable[[str], str]) -> None:
         key = "delivery.timeout_seconds" if config.delivery.timeout_seconds < 1 \
             else "limits.parse_seconds"
         raise ConfigError(f"{origin(key)}: {key} must be at least 1 second")
+    if config.delivery.bounces_before_stop < 1:
+        key = "delivery.bounces_before_stop"
+        raise ConfigError(f"{origin(key)}: {key} must be at least 1, not "
+                          f"{config.delivery.bounces_before_stop}")
     _check_time(config.time, origin)
     if config.delivery.relay:
         parse_relay(config.delivery.relay, origin("delivery.relay"))

@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from pbm.config import LimitSettings, TimeSettings
-from pbm.db.models import utcnow
+from pbm.db.models import Board, utcnow
 from pbm.games.base import UserError
 
 
@@ -21,6 +21,9 @@ class Reply:
     subject: str
     body: str
     kind: str = "answer"  # "answer" | "board" | "notice" (to an account's owner)
+    # The board it is about (board_thread below): its mails thread together (mail/threads.py).
+    thread: str | None = None
+    opens: bool = False  # the board's first mail: it carries the recipient's thread anchor
 
 
 @dataclass
@@ -60,6 +63,11 @@ class CommandError(UserError):
         super().__init__(message)
         self.subject = subject
         self.board_text = board_text
+
+
+def board_thread(board: Board) -> str:
+    """The key of a board's mail thread, what a Reply's `thread` holds."""
+    return f"{board.game}.{board.number}.{board.id}"
 
 
 def shorten(word: str, limit: int = 40) -> str:

@@ -71,8 +71,9 @@ def users_at(ctx: Context, address: str) -> list[User]:
 
 
 def receives_mail(address: Address) -> bool:
-    """Whether mail for the user may go to this address: its owner has confirmed it."""
-    return address.confirmed
+    """Whether mail for the user may go to this address: its owner has confirmed it, and
+    its mail has not bounced too often."""
+    return address.confirmed and not address.stopped
 
 
 def addresses_of(user: User) -> tuple[str, ...]:

@@ -25,7 +25,7 @@ from pbm.accounts.users import addresses_of
 from pbm.boards import clocks, play
 from pbm.boards.position import Position, position
 from pbm.config import Config
-from pbm.context import Context, Reply
+from pbm.context import Context, Reply, board_thread
 from pbm.db.models import BoardStatus, Seat, User
 from pbm.views.boardmail import board_text, send_board
 
@@ -153,7 +153,8 @@ def _nag(ctx: Context, pos: Position, seat: Seat, wait: timedelta, forfeit: time
     lines.append(f"Away? 'vacation {userid} PASSWORD DAYS' stops your clocks.")
     body = "\n".join(lines) + "\n\n" + board_text(pos, seat.position, now=ctx.now)
     subject = f"Nag: {pos.title} Board {pos.board.number} {userid}"
-    ctx.replies.append(Reply(addresses_of(seat.user), subject, body, "board"))
+    ctx.replies.append(Reply(addresses_of(seat.user), subject, body, "board",
+                             board_thread(pos.board)))
     report.nagged.append((pos.title, pos.board.number, userid))
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from pbm.accounts.users import addresses_of
 from pbm.boards import play
 from pbm.boards.position import MOVE, Position, viewer_key
-from pbm.context import CommandError, Context, Reply, shorten
+from pbm.context import CommandError, Context, Reply, board_thread, shorten
 from pbm.db.models import Board
 from pbm.games.base import UserError
 
@@ -219,4 +219,4 @@ def _reply(ctx: Context, pos: Position, seat: int, queued: Queued) -> str | None
 def _notice(ctx: Context, pos: Position, seat: int, text: str) -> None:
     to = addresses_of(pos.board.seats[seat].user)
     subject = f"{pos.title} Board {pos.board.number}: queued move dropped"
-    ctx.replies.append(Reply(to, subject, text + "\n", "notice"))
+    ctx.replies.append(Reply(to, subject, text + "\n", "notice", board_thread(pos.board)))

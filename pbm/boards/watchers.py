@@ -18,8 +18,9 @@ def spectator_addresses(session: Session, board: Board) -> tuple[str, ...]:
         select(Address.address)
         .join(Subscription, Subscription.user_id == Address.user_id)
         .join(User, User.id == Address.user_id)
+        # The same test as users.receives_mail, written as SQL.
         .where(Subscription.board_id == board.id, User.active.is_(True),
-               Address.confirmed.is_(True))
+               Address.confirmed.is_(True), Address.stopped.is_(False))
         .order_by(User.userid, Address.position))
     return tuple(dict.fromkeys(rows.scalars()))
 

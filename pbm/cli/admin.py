@@ -17,6 +17,7 @@ from pbm.cli import App, main, pass_app
 
 if TYPE_CHECKING:
     from pbm.context import Context
+    from pbm.db.models import Address
 
 
 @contextmanager
@@ -146,8 +147,32 @@ def users_list(app: App) -> None:
     with app.store(read_only=True)() as session:
         for user in all_users(session):
             state = "" if user.active else "  (signed off)"
-            addresses = ", ".join(a.address for a in user.addresses)
+            addresses = ", ".join(a.address + _bounce_state(a) for a in user.addresses)
             click.echo(f"{user.userid:<17}{addresses}{state}")
+
+
+def _bounce_state(address: Address) -> str:
+    """How an address's mail fares, when it bounced: " (stopped: 3 bounces, last ...)"."""
+    if not address.bounces and not address.stopped:
+        return ""
+    last = f", last {address.last_bounce_at:%Y-%m-%d}" if address.last_bounce_at else ""
+    state = "stopped" if address.stopped else "bouncing"
+    return f" ({state}: {address.bounces} bounce{'s' if address.bounces != 1 else ''}{last})"
+
+
+@users.command(name="resume")
+@click.argument("address")
+@pass_app
+def users_resume(app: App, address: str) -> None:
+    """Mail ADDRESS again after its bounces stopped it (its bounce count starts anew)."""
+    from pbm.mail.bounces import resume
+
+    with app.store()() as session, session.begin():
+        found = resume(session, address)
+    if not found:
+        click.echo(f"pbm: no user has the address {address}", err=True)
+        sys.exit(1)
+    click.echo(f"{address.lower()} gets mail again")
 
 
 @users.command(name="add")

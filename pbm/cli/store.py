@@ -118,20 +118,26 @@ def inbox(ctx: click.Context) -> None:
 
 @inbox.command(name="list")
 @click.option("--all", "everything", is_flag=True, help="Handled mail too.")
+@click.option("--bounces", is_flag=True, help="Only bounces, with the addresses they named.")
 @pass_app
-def inbox_list(app: App, everything: bool) -> None:
+def inbox_list(app: App, everything: bool, bounces: bool = False) -> None:
     """Mail whose handling failed and waits for the operator."""
+    from sqlalchemy import select
+
+    from pbm.db.models import InboundMessage, InboundStatus
     from pbm.mail.inbox import waiting
 
     with app.store(read_only=True)() as session:
-        rows = waiting(session, everything)
+        rows = list(session.scalars(select(InboundMessage).where(
+            InboundMessage.status == InboundStatus.BOUNCE).order_by(InboundMessage.id))) \
+            if bounces else waiting(session, everything)
         for record in rows:
             error = (record.error or "").strip().splitlines()
             last = f"  [{error[-1]}]" if error else ""
             click.echo(f"{record.id:>6} {record.status:<8} {record.received_at:%Y-%m-%d %H:%M} "
                        f"{record.envelope_from or '-'}  {record.message_key[:60]}{last}")
         if not rows:
-            click.echo("no failed mail")
+            click.echo("no bounces" if bounces else "no failed mail")
 
 
 @inbox.command(name="show")

@@ -60,6 +60,8 @@ def _place(ctx: Context, user: User, chosen: list[str]) -> list[str]:
     user.addresses = rows  # the rows left out are deleted (delete-orphan)
     notes = []
     for row in rows:
+        if row.stopped:  # named again by its owner: mail to it resumes (see bounces)
+            row.stopped, row.bounces = False, 0
         if row.confirmed:
             continue
         if confirmations.vouched(ctx, row.address):

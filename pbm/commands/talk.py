@@ -13,7 +13,7 @@ from pbm.accounts.users import addresses_of, authenticate, find_user
 from pbm.boards import select as boards
 from pbm.boards.position import seat_of
 from pbm.commands.grammar import Command, Invocation, account_command, game_command
-from pbm.context import CommandError, Context, Reply, shorten
+from pbm.context import CommandError, Context, Reply, board_thread, shorten
 from pbm.db import rates
 from pbm.db.models import User
 from pbm.games import registry
@@ -79,7 +79,7 @@ def chat(ctx: Context, game: AnyGame, number: str, userid: str, password: str | 
             "PASSWORD, with your text in the body.\n")
     for other in others:
         ctx.replies.append(Reply(addresses_of(other), f"{title} chat from {user.userid}", body,
-                                 "notice"))
+                                 "notice", board_thread(board)))
     ctx.answer(f"{title} chat", f"Your chat was sent to {_names(others)}.\n")
 
 

@@ -22,6 +22,7 @@ class InboundStatus(StrEnum):
     IGNORED = "ignored"  # a robot, ourselves, or an out-of-office: never answered
     THROTTLED = "throttled"  # its sender was over the hourly rate: not carried out
     REJECTED = "rejected"  # outside the limits for reading a mail (on a retry)
+    BOUNCE = "bounce"  # a delivery failure report: never answered; `error` says what it named
 
 
 class OutboxStatus(StrEnum):

@@ -5,11 +5,12 @@ from __future__ import annotations
 import binascii
 import re
 from email.header import Header
-from email.utils import formataddr, formatdate, make_msgid
+from email.utils import formataddr, formatdate
 
 from pbm.config import ServerSettings
 from pbm.context import Reply
 from pbm.mail.inbound import InboundMail
+from pbm.mail.threads import threading
 
 # The message is built as bytes from a list of header lines and an encoded body rather
 # than through email.message: it is several times faster on the move path, and every byte
@@ -18,20 +19,15 @@ CRLF = "\r\n"
 MAX_LINE = 998  # RFC 5321 4.5.3.1.6 / RFC 5322 2.1.1, without the CRLF
 FOLD_AT = 78  # RFC 5322 2.1.1: lines SHOULD be no longer than this
 MAX_WORD = 900  # a longer word cannot be folded at whitespace: it goes as encoded-words
-# Threading headers are copied from a stranger's mail: only well-formed msg-ids of a sane
-# size pass (printable ASCII without spaces or angle brackets inside), and only the last
-# few References, so a hostile mail cannot make our header huge or malformed. (No "@" left
-# of the "@": the pattern then cannot backtrack quadratically over "<@@@@...".)
-MSG_ID = re.compile(r"<[!-;=?A-~]+@[!-;=?-~]+>")
-MAX_MSG_ID = 250
-MAX_REFERENCES = 10
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def compose(reply: Reply, recipient: str, server: ServerSettings,
-            inbound: InboundMail | None = None) -> bytes:
-    """The wire form (CRLF line endings) of `reply` to `recipient`, answering `inbound`.
+            inbound: InboundMail | None = None, taken: set[str] | None = None) -> bytes:
+    """The wire form (CRLF line endings) of `reply` to `recipient`, answering `inbound`;
+    a mail about a board hangs in its thread (see threads.py). `taken`: the Message-IDs
+    given so far in this batch.
 
     A non-ASCII recipient stays raw UTF-8 in To: (RFC 6532); delivery converts it where the
     relay cannot take that."""
@@ -42,9 +38,8 @@ def compose(reply: Reply, recipient: str, server: ServerSettings,
         "To: " + _recipient(recipient),
         "Subject: " + _unstructured(reply.subject, "Subject"),
         "Date: " + formatdate(usegmt=True),
-        "Message-ID: " + make_msgid("pbm", domain=server.hostname),
+        *_threading(reply, recipient, server.hostname, inbound, taken),
         "Auto-Submitted: " + submitted,
-        *_threading(inbound),
         "MIME-Version: 1.0",
     ]
     body, charset, encoding = encode_body(reply.body)
@@ -114,26 +109,15 @@ def _fold(text: str, used: int) -> str:
     return (CRLF + " ").join(lines)
 
 
-def _threading(inbound: InboundMail | None) -> list[str]:
-    """In-Reply-To and References (RFC 5322 3.6.4) from the mail we answer, made safe."""
-    if inbound is None:
-        return []
-    parent = valid_msg_id((inbound.message_id or "").strip())
-    chain = [ref for ref in MSG_ID.findall(inbound.references or "") if valid_msg_id(ref)]
-    if parent:
-        chain.append(parent)
-    newest_first = list(dict.fromkeys(reversed(chain)))  # each id once, its last place
-    chain = list(reversed(newest_first[:MAX_REFERENCES]))
-    lines = []
-    if parent:
-        lines.append(f"In-Reply-To: {parent}")
-    if chain:
-        lines.append("References: " + (CRLF + " ").join(chain))
+def _threading(reply: Reply, recipient: str, hostname: str, inbound: InboundMail | None,
+               taken: set[str] | None) -> list[str]:
+    """Message-ID, In-Reply-To and References (RFC 5322 3.6.4), made safe."""
+    found = threading(hostname, recipient, thread=reply.thread, opens=reply.opens,
+                      parent=inbound.message_id if inbound else None,
+                      references=inbound.references if inbound else "", taken=taken)
+    lines = [f"Message-ID: {found.message_id}"]
+    if found.in_reply_to:
+        lines.append(f"In-Reply-To: {found.in_reply_to}")
+    if found.references:
+        lines.append("References: " + (CRLF + " ").join(found.references))
     return lines
-
-
-def valid_msg_id(text: str) -> str | None:
-    """`text` if it is one well-formed msg-id we may copy into a header, else None."""
-    if len(text) <= MAX_MSG_ID and MSG_ID.fullmatch(text):
-        return text
-    return None

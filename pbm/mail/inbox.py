@@ -15,7 +15,7 @@ from pbm.mail.receive import handle
 
 # Handled mail whose text may go: failed mail waits for the operator, pending for the writer.
 HANDLED = (InboundStatus.DONE, InboundStatus.IGNORED, InboundStatus.THROTTLED,
-           InboundStatus.REJECTED)
+           InboundStatus.REJECTED, InboundStatus.BOUNCE)
 
 
 def waiting(session: Session, everything: bool = False) -> list[InboundMessage]:

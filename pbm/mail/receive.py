@@ -25,6 +25,7 @@ from pbm.config import Config, LimitSettings
 from pbm.context import Context, Reply, shorten
 from pbm.db import rates
 from pbm.db.models import InboundMessage, InboundStatus, OutboxMail, OutboxStatus, utcnow
+from pbm.mail import bounces
 from pbm.mail import inbound as parsing
 from pbm.mail.compose import compose
 from pbm.mail.replies import consolidate
@@ -190,6 +191,9 @@ def handle(session: Session, config: Config, record: InboundMessage,
             log.exception("cannot parse inbound mail %s", record.id)
             return []
     mail, found = prepared.mail, prepared.found
+    notices = bounces.take(session, config, record, mail, record.processed_at)
+    if notices is not None:  # a bounce: never answered, but its address's owner may be told
+        return queue(session, config, notices, record, None)
     if mail.auto or mail.sender == config.server.address.lower():
         # Never answer robots, nor ourselves: a reply to a reply is how mail loops start.
         record.status = InboundStatus.IGNORED
@@ -277,9 +281,10 @@ def queue(session: Session, config: Config, replies: list[Reply],
     One INSERT for them all, on the connection: the ORM would make an object of each only
     to write it."""
     now = utcnow()
+    taken: set[str] = set()  # Message-IDs given: each mail has its own
     rows = [
         {"inbound_id": record.id if record is not None else None, "recipient": address,
-         "subject": reply.subject, "raw": compose(reply, address, config.server, mail),
+         "subject": reply.subject, "raw": compose(reply, address, config.server, mail, taken),
          "status": OutboxStatus.PENDING, "attempts": 0, "next_attempt_at": now,
          "created_at": now, "maybe_sent": False}
         for reply in replies for address in reply.to if address

@@ -10,7 +10,7 @@ from pbm.boards.position import Position, move_seen
 from pbm.boards.proposal import proposal_lines
 from pbm.boards.queue import queued_line
 from pbm.boards.watchers import spectator_addresses
-from pbm.context import Context, Reply
+from pbm.context import Context, Reply, board_thread
 from pbm.db.models import BoardStatus, User
 from pbm.views.rating_lines import rating_lines
 
@@ -150,18 +150,22 @@ def send_board(
 ) -> None:
     """Mail every player their own view of the board; spectators (`spectators`, and the
     board's subscribers) get the public view."""
+    # The Subject names the player to move, as pbmserv's did, so it changes from mail to
+    # mail: the board's thread is kept by References (mail/threads.py), which mutt and
+    # Thunderbird thread by first.
     subject = board_subject(pos, new=new, commented=comment is not None)
+    thread = board_thread(pos.board)
     player_addresses: set[str] = set()
     for seat in pos.board.seats:
         to = addresses_of(seat.user)
         player_addresses.update(to)
         body = board_text(pos, seat.position, new=new, comment=comment, now=ctx.now)
-        ctx.replies.append(Reply(to, subject, body, "board"))
+        ctx.replies.append(Reply(to, subject, body, "board", thread, new))
     watching = (*spectators, *spectator_addresses(ctx.session, pos.board))
     others = tuple(dict.fromkeys(a for a in watching if a and a not in player_addresses))
     if others:
         body = board_text(pos, None, new=new, comment=comment, now=ctx.now)
-        ctx.replies.append(Reply(others, subject, body, "board"))
+        ctx.replies.append(Reply(others, subject, body, "board", thread, new))
 
 
 def announce_decline(ctx: Context, pos: Position, user: User) -> None:
@@ -170,5 +174,6 @@ def announce_decline(ctx: Context, pos: Position, user: User) -> None:
             "so the board has been removed.\n")
     for seat in pos.board.seats:
         ctx.replies.append(
-            Reply(addresses_of(seat.user), f"{pos.title} Board {pos.board.number}", body, "board")
+            Reply(addresses_of(seat.user), f"{pos.title} Board {pos.board.number}", body, "board",
+                  board_thread(pos.board))
         )

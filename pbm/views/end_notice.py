@@ -5,7 +5,7 @@ from __future__ import annotations
 from pbm.accounts.users import addresses_of
 from pbm.boards import watchers
 from pbm.boards.position import Position
-from pbm.context import Context, Reply
+from pbm.context import Context, Reply, board_thread
 from pbm.views.boardmail import board_text, turn_line
 
 
@@ -24,4 +24,5 @@ def board_ended(ctx: Context, pos: Position) -> None:
             + f"\n(You asked to be told: {board.game} notify. To stop: {board.game} notify "
               "YOURID PASSWORD off)\n")
     for user in users:
-        ctx.replies.append(Reply(addresses_of(user), f"{title} has ended", body, "notice"))
+        ctx.replies.append(Reply(addresses_of(user), f"{title} has ended", body, "notice",
+                                 board_thread(board)))

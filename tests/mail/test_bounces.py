@@ -1,0 +1,153 @@
+"""Bounces through the real receive path on a real SQLite file: marked, counted, stopped."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+import pytest
+from sqlalchemy import select
+
+from pbm.accounts.users import addresses_of
+from pbm.clock import FixedClock
+from pbm.config import load
+from pbm.db.migrate import upgrade
+from pbm.db.models import Address, InboundMessage, InboundStatus, OutboxMail, User
+from pbm.db.session import make_engine, session_factory
+from pbm.mail.receive import receive
+from tests.mail.bounce_formats import FORMATS, postfix
+from tests.server.harness import mail
+
+ALICE, WORK, BOB = "alice@players.test", "alice@work.test", "bob@players.test"
+START = datetime(2024, 7, 1, 10, 0)
+
+
+@pytest.fixture
+def store(tmp_path):
+    config = load(None, env={"PBM_DATABASE_URL": f"sqlite:///{tmp_path / 'pbm.sqlite'}",
+                             "PBM_SERVER_ADDRESS": "pbm@games.test",
+                             "PBM_SERVER_HOSTNAME": "games.test"})
+    engine = make_engine(config.database_url)
+    upgrade(engine)
+    factory = session_factory(engine)
+    with factory() as session, session.begin():
+        session.add(User(userid="alice", password_hash="x",
+                         addresses=[Address(position=0, address=ALICE),
+                                    Address(position=1, address=WORK)]))
+        session.add(User(userid="bob", password_hash="x",
+                         addresses=[Address(position=0, address=BOB)]))
+    return config, factory
+
+
+def a_mail_to(store, address: str) -> str:
+    """Have pbm answer a mail from `address`; the Message-ID of its answer."""
+    config, factory = store
+    _, (ident,) = receive(factory, config, mail(address, "help"), address)
+    with factory() as session:
+        raw = session.get(OutboxMail, ident).raw
+    found = re.search(rb"^Message-ID: (<\S+>)", raw, re.M)
+    assert found
+    return found.group(1).decode()
+
+
+def address_row(store, address: str) -> Address:
+    with store[1]() as session:
+        row = session.scalar(select(Address).where(Address.address == address))
+        session.expunge(row)
+        return row
+
+
+def bounce(store, raw: bytes, at: datetime) -> tuple[InboundMessage, list[OutboxMail]]:
+    config, factory = store
+    _, ids = receive(factory, config, raw, "", clock=FixedClock(at))
+    with factory() as session:
+        record = session.scalars(select(InboundMessage).order_by(InboundMessage.id.desc())
+                                 ).first()
+        sent = [session.get(OutboxMail, i) for i in ids]
+        session.expunge_all()
+    return record, sent
+
+
+@pytest.mark.parametrize("name", sorted(FORMATS))
+def test_each_format_marks_the_address_and_is_never_answered(store, name):
+    message_id = a_mail_to(store, ALICE)
+    record, sent = bounce(store, FORMATS[name](ALICE, message_id), START)
+    assert record.status == InboundStatus.BOUNCE
+    assert record.error == f"bounce: {ALICE}: bounce 1 of 3"
+    assert sent == []
+    row = address_row(store, ALICE)
+    assert (row.bounces, row.last_bounce_at, row.stopped) == (1, START, False)
+    assert address_row(store, WORK).bounces == 0
+
+
+def test_three_bounces_on_three_days_stop_the_address_and_tell_the_others(store):
+    message_id = a_mail_to(store, ALICE)
+    bounce(store, postfix(ALICE, message_id), START)
+    # The same outage bouncing more mails the same day counts once.
+    again = a_mail_to(store, ALICE)
+    record, _ = bounce(store, postfix(ALICE, again), START + timedelta(hours=3))
+    assert "again within a day (1 of 3)" in (record.error or "")
+    bounce(store, postfix(ALICE, a_mail_to(store, ALICE)), START + timedelta(days=1))
+    record, sent = bounce(store, postfix(ALICE, a_mail_to(store, ALICE)),
+                          START + timedelta(days=2))
+    assert record.error == f"bounce: {ALICE}: bounce 3 of 3: mail to it stopped"
+    assert [(m.recipient, m.subject) for m in sent] == [
+        (WORK, f"pbm: mail to {ALICE} stopped")]
+    assert b"came back undelivered 3 times" in sent[0].raw
+    assert address_row(store, ALICE).stopped
+    with store[1]() as session:
+        alice = session.scalar(select(User).where(User.userid == "alice"))
+        assert addresses_of(alice) == (WORK,)
+    # A further bounce tells nobody again.
+    record, sent = bounce(store, postfix(ALICE, message_id), START + timedelta(days=3))
+    assert sent == [] and "stopped already" in (record.error or "")
+
+
+def test_a_bounce_a_month_after_the_last_starts_the_count_again(store):
+    message_id = a_mail_to(store, BOB)
+    bounce(store, postfix(BOB, message_id), START)
+    bounce(store, postfix(BOB, message_id), START + timedelta(days=1))
+    record, sent = bounce(store, postfix(BOB, message_id), START + timedelta(days=40))
+    assert record.error == f"bounce: {BOB}: bounce 1 of 3"
+    assert sent == []  # bob has no other address, and is not stopped
+
+
+def test_bounces_that_count_for_nothing(store):
+    ours_to_bob = a_mail_to(store, BOB)
+    cases = [
+        # An address nobody has: stored, noted, nothing else.
+        (postfix("carol@players.test", ours_to_bob), "carol@players.test: not an address"),
+        # A forged bounce: it quotes a mail of ours, but one to bob, not to alice.
+        (postfix(ALICE, ours_to_bob), f"{ALICE}: quotes no mail we sent there"),
+        # No Message-ID of ours at all.
+        (postfix(ALICE, "<made-up@elsewhere.test>"), f"{ALICE}: quotes no mail we sent"),
+    ]
+    for raw, note in cases:
+        record, sent = bounce(store, raw, START)
+        assert record.status == InboundStatus.BOUNCE and note in (record.error or "")
+        assert sent == []
+    assert address_row(store, ALICE).bounces == 0
+
+
+@pytest.mark.parametrize("action,status", [("delayed", "4.4.1"), ("delivered", "2.0.0")])
+def test_a_delay_or_success_notice_is_no_bounce(store, action, status):
+    message_id = a_mail_to(store, ALICE)
+    record, sent = bounce(store, postfix(ALICE, message_id, action=action, status=status),
+                          START)
+    assert record.status == InboundStatus.IGNORED and sent == []
+    assert address_row(store, ALICE).bounces == 0
+
+
+def test_a_stopped_address_resumed_gets_mail_again(store):
+    from pbm.mail.bounces import resume
+
+    message_id = a_mail_to(store, BOB)
+    for day in range(3):
+        bounce(store, postfix(BOB, message_id), START + timedelta(days=day))
+    assert address_row(store, BOB).stopped
+    with store[1]() as session, session.begin():
+        assert resume(session, "Bob@Players.test") == 1
+        bob = session.scalar(select(User).where(User.userid == "bob"))
+        assert addresses_of(bob) == (BOB,)
+    row = address_row(store, BOB)
+    assert (row.bounces, row.stopped, row.last_bounce_at) == (0, False, None)
