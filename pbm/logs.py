@@ -32,14 +32,14 @@ class _Stderr(logging.StreamHandler):
         pass
 
 
-class _Ours:
-    """Marks the handler this module installed, so a second set-up replaces it."""
+_installed: list[logging.Handler] = []  # ours on the root logger: a second set-up replaces it
 
 
 def setup(settings: LoggingSettings, file: Path | None) -> None:
     """Send pbm's log to standard error or `file` at the configured level."""
     root = logging.getLogger()
-    for old in [h for h in root.handlers if isinstance(getattr(h, "pbm", None), _Ours)]:
+    while _installed:
+        old = _installed.pop()
         root.removeHandler(old)
         old.close()
     handler: logging.Handler
@@ -51,7 +51,7 @@ def setup(settings: LoggingSettings, file: Path | None) -> None:
         handler = logging.FileHandler(file, encoding="utf-8")
     else:
         handler = _Stderr()
-    handler.pbm = _Ours()  # type: ignore[attr-defined]
+    _installed.append(handler)
     handler.setFormatter(logging.Formatter(FORMAT))
     root.addHandler(handler)
     root.setLevel(settings.level.upper())

@@ -139,7 +139,7 @@ class Courier:
                     self.outbox.renew([p for p in batch if p.id not in recorded], utcnow())
                     renewed = time.monotonic()
                 try:
-                    link.send(parcel.recipient, parcel.raw)
+                    answer = link.send(parcel.recipient, parcel.raw)
                 except RelayDown as err:
                     down = err
                     break
@@ -151,6 +151,10 @@ class Courier:
                     # Recorded at once: a kill now costs at most this one mail twice.
                     self.outbox.sent([parcel.id], utcnow())
                     done.sent += 1
+                    # The relay's answer names its queue ID: the operator's link from
+                    # pbm's records to the MTA's log.
+                    log.info("outbox mail %d to %s: sent through %s: %s", parcel.id,
+                             parcel.recipient, link.name, answer[:200])
                 recorded.add(parcel.id)
         finally:
             link.close()
@@ -163,18 +167,19 @@ class Courier:
     def _refused(self, parcel: Parcel, err: Exception, done: Round) -> None:
         now = utcnow()
         if isinstance(err, Deferred):
-            log.info("outbox mail %d to %s deferred: %s", parcel.id, parcel.recipient, err)
+            log.info("outbox mail %d to %s: deferred: %s", parcel.id, parcel.recipient, err)
             if self.outbox.retry_later(parcel, str(err), now):
                 done.failed += 1
             else:
                 done.deferred += 1
             return
         if isinstance(err, Malformed):
-            log.error("outbox mail %d to %s: %s", parcel.id, parcel.recipient, err)
+            log.error("outbox mail %d to %s: failed: %s", parcel.id, parcel.recipient, err)
         elif isinstance(err, Refused):
-            log.warning("outbox mail %d to %s failed: %s", parcel.id, parcel.recipient, err)
+            log.warning("outbox mail %d to %s: failed: %s", parcel.id, parcel.recipient, err)
         else:
-            log.error("outbox mail %d to %s: delivery hit a bug", parcel.id, parcel.recipient,
+            log.error("outbox mail %d to %s: failed: delivery hit a bug", parcel.id,
+                      parcel.recipient,
                       exc_info=err)
             assert self.link is not None
             self.link.close()  # where the conversation stands is unknown: start afresh
@@ -223,8 +228,8 @@ class Courier:
                         continue
                     box.put(name, parcel.raw)
                 except OSError as err:
-                    log.warning("outbox mail %d: cannot write to %s: %s", parcel.id, box.path,
-                                err)
+                    log.warning("outbox mail %d to %s: deferred: cannot write to %s: %s",
+                                parcel.id, parcel.recipient, box.path, err)
                     message = f"cannot write to the Maildir {box.path}: {err}"
                     if self.outbox.retry_later(parcel, message, utcnow()):
                         done.failed += 1
@@ -232,7 +237,8 @@ class Courier:
                         done.deferred += 1
                     recorded.add(parcel.id)
                 except Exception as err:
-                    log.error("outbox mail %d: delivery hit a bug", parcel.id, exc_info=err)
+                    log.error("outbox mail %d to %s: failed: delivery hit a bug", parcel.id,
+                              parcel.recipient, exc_info=err)
                     self.outbox.fail(parcel, f"internal error (a bug in pbm): "
                                              f"{type(err).__name__}: {err}")
                     done.failed += 1
@@ -246,6 +252,11 @@ class Courier:
                 self.outbox.sent(written, utcnow())
                 recorded.update(written)
                 done.sent += len(written)
+                if log.isEnabledFor(logging.INFO):
+                    for parcel in batch:
+                        if parcel.id in written:
+                            log.info("outbox mail %d to %s: sent into the Maildir", parcel.id,
+                                     parcel.recipient)
         finally:
             rest = [parcel for parcel in batch if parcel.id not in recorded]
             self._put_back(rest, None, [ident for ident in written if ident not in recorded],
