@@ -103,7 +103,7 @@ def games(app: App, userid: str | None, everything: bool) -> None:
     """List active boards of every game (or of one user), and those finished in the last
     archive_days; with --all, every board ever played."""
     from pbm.accounts.users import require_user
-    from pbm.boards.select import Which, archive_cutoff, boards
+    from pbm.boards.select import Which, archive_cutoff, every_board
     from pbm.context import Context
     from pbm.views.listings import board_line
 
@@ -112,12 +112,14 @@ def games(app: App, userid: str | None, everything: bool) -> None:
         with _refusals():
             user = require_user(ctx, userid) if userid else None
         if everything:
-            found = boards(session, user=user, which=Which.ALL)
+            found = every_board(session, user=user, which=Which.ALL)
         else:
-            found = boards(session, user=user, archived_before=archive_cutoff(ctx))
-        for board in found:
+            found = every_board(session, user=user, archived_before=archive_cutoff(ctx))
+        listed = 0
+        for board in found:  # printed as read, chunk by chunk: the list may be long
             click.echo(f"{board.game:<12}{board_line(board)}")
-        if not found:
+            listed += 1
+        if not listed:
             click.echo("no boards")
 
 
