@@ -36,7 +36,7 @@ def serve(app: App, host: str | None, port: int | None, lmtp: bool) -> None:
     def ready(address: tuple[str, int]) -> None:
         protocol = config.smtpd.protocol.upper()
         click.echo(f"pbm serve: listening on {address[0]}:{address[1]} ({protocol})")
-        click.echo(f"pbm serve: database {config.database_url}")
+        click.echo(f"pbm serve: database {masked(config.database_url)}")
         if config.delivery.relay:
             click.echo(f"pbm serve: replies go through the relay {masked(config.delivery.relay)}")
         else:
