@@ -309,3 +309,37 @@ def test_the_admin_listing_streams_every_board(many_boards: Pbm):
         from pbm.db.models import Board
 
         assert session.scalar(select(func.count()).select_from(Board)) == 1200
+
+
+def test_the_log_names_the_relays_queue_id_or_why_a_reply_waits(board: Pbm, caplog):
+    from tests.mail.sinks import Sink, relay
+
+    answers = iter(["250 2.0.0 Ok: queued as 4XyZ1", "451 4.3.0 Try again later"])
+    sink = Sink(on_data=lambda envelope: next(answers, "554 5.0.0 asked twice"))
+    with relay(sink) as port, caplog.at_level(logging.INFO):
+        env = {"PBM_DELIVERY_RELAY": f"smtp://127.0.0.1:{port}"}
+        for _ in range(2):
+            board.ok("process", "--sender", "alice@example.org", input=mail("help"), env=env)
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("outbox mail")]
+    assert len(lines) == 2, lines
+    assert lines[0].endswith(f"to alice@example.org: sent through 127.0.0.1:{port}: "
+                             "2.0.0 Ok: queued as 4XyZ1")
+    assert "to alice@example.org: deferred: " in lines[1] and "451 4.3.0" in lines[1]
+
+
+def test_process_tries_a_reply_the_relay_keeps_deferring_once(board: Pbm):
+    """A greylisting relay answers 451 every time: `pbm process` used to claim the deferred
+    reply again at once, round after round, and never ended."""
+    from tests.mail.sinks import Sink, relay
+
+    sink = Sink(on_rcpt=lambda address: "451 4.7.1 Greylisted, try again later")
+    with relay(sink) as port:
+        started = time.monotonic()
+        result = board("process", "--sender", "alice@example.org", input=mail("help"),
+                       env={"PBM_DELIVERY_RELAY": f"smtp://127.0.0.1:{port}"})
+        took = time.monotonic() - started
+    assert result.exit_code == 0
+    assert took < 10
+    assert "not delivered now, left in the outbox" in result.stderr
+    (line,) = [line for line in board.ok("outbox").splitlines() if "pending" in line]
+    assert "tries 1" in line and "451 4.7.1" in line

@@ -75,9 +75,19 @@ class Courier:
                 log.info("removed %d half-written mail(s) from %s", removed, self.maildir.tmp)
 
     def deliver(self, only: list[int] | None = None) -> Round:
-        """Rounds until nothing is due (or, of `only`, nothing pending), or the relay is
+        """Rounds until nothing is due (or each of `only` was tried once), or the relay is
         down, or delivery is stopping."""
         total = Round()
+        if only is not None:
+            # Each of `only` is tried once: a mail the relay defers stays pending (whether due
+            # or not), so claiming `only` again would try it again at once, for as long as
+            # the relay answers 451 (greylisting): `pbm process` would never end.
+            for start in range(0, len(only), BATCH):
+                done = self.round(only[start:start + BATCH])
+                total.add(done)
+                if done.relay_down or self.stopping:
+                    break
+            return total
         while not self.stopping:
             done = self.round(only)
             total.add(done)
