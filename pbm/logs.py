@@ -12,7 +12,7 @@ from typing import TextIO
 from pbm.config import LoggingSettings
 from pbm.files import owner_only
 
-FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+FORMAT = "%(asctime)s %(levelname)s %(message)s"
 # Per-connection chatter at INFO (every connect, every SMTP verb): the operator's log is for
 # mails and deliveries. aiosmtpd logs to "mail.log".
 QUIETED = ("mail.log", "aiosmtpd", "alembic")

@@ -85,8 +85,8 @@ def test_the_log_file_is_owner_only_and_holds_no_password(board: Pbm):
     log = board.folder / "logs" / "pbm.log"
     assert mode(log) == 0o600
     text = log.read_text()
-    assert "INFO pbm.mail.receive: inbound mail" in text and "trou move -> done" in text
-    assert "pbm.mail.delivery: outbox mail" in text
+    assert "INFO inbound mail" in text and "trou move -> done" in text
+    assert "INFO outbox mail" in text
     assert PASSWORDS["alice"] not in text
     assert "inbound mail" not in result.stderr  # into the file, not standard error
 
