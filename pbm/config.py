@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -98,6 +98,17 @@ class TimeSettings:
     tick_seconds: int = 60  # how often `pbm serve` runs the housekeeping
 
 
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+@dataclass(frozen=True)
+class LoggingSettings:
+    """What pbm logs (one line per mail handled and per delivery at info) and where."""
+
+    level: str = "info"  # debug, info, warning or error
+    file: str = ""  # "" = standard error (the journal under systemd); else this file
+
+
 @dataclass(frozen=True)
 class Config:
     server: ServerSettings = ServerSettings()
@@ -106,8 +117,11 @@ class Config:
     delivery: DeliverySettings = DeliverySettings()
     limits: LimitSettings = LimitSettings()
     time: TimeSettings = TimeSettings()
+    logging: LoggingSettings = LoggingSettings()
     base_dir: Path = Path(".")  # relative paths in the settings are taken from here
     source: str = "defaults"  # where the settings came from, for messages
+    # "section.key" -> the file, environment variable or flag that set it (unset: defaults).
+    origins: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     @property
     def database_url(self) -> str:
@@ -124,6 +138,14 @@ class Config:
     def maildir_path(self) -> Path:
         return (self.base_dir / self.delivery.maildir).resolve()
 
+    @property
+    def log_path(self) -> Path | None:
+        return (self.base_dir / self.logging.file).resolve() if self.logging.file else None
+
+    def origin(self, key: str) -> str:
+        """Where the value of "section.key" came from: a file, a variable, a flag, defaults."""
+        return self.origins.get(key, "defaults")
+
 
 SECTIONS: dict[str, type] = {
     "server": ServerSettings,
@@ -132,6 +154,7 @@ SECTIONS: dict[str, type] = {
     "delivery": DeliverySettings,
     "limits": LimitSettings,
     "time": TimeSettings,
+    "logging": LoggingSettings,
 }
 
 
@@ -180,7 +203,7 @@ def load(
     if data:
         unknown = ", ".join(sorted(data))
         raise ConfigError(f"{source}: unknown section(s) {unknown}; known: {', '.join(SECTIONS)}")
-    config = Config(**sections, base_dir=base_dir, source=source)
+    config = Config(**sections, base_dir=base_dir, source=source, origins=dict(origins))
     _check(config, lambda key: origins.get(key, source))
     return config
 
@@ -277,6 +300,9 @@ def _check(config: Config, origin: Callable[[str], str]) -> None:
         raise ConfigError(f"{origin(key)}: {key} must be at least 1, not "
                           f"{config.delivery.bounces_before_stop}")
     _check_time(config.time, origin)
+    if config.logging.level.lower() not in LOG_LEVELS:
+        raise ConfigError(f"{origin('logging.level')}: logging.level must be one of "
+                          f"{', '.join(LOG_LEVELS)}, not {config.logging.level!r}")
     if config.delivery.relay:
         parse_relay(config.delivery.relay, origin("delivery.relay"))
     if "://" not in config.database.url:
@@ -309,6 +335,15 @@ class Relay:
     username: str | None = None
     password: str | None = None
     starttls: bool = False
+
+
+def masked(url: str) -> str:
+    """A URL (a relay's, a database's) with its password replaced by stars."""
+    try:
+        password = urlsplit(url).password
+    except ValueError:
+        return url
+    return url.replace(f":{password}@", ":********@") if password else url
 
 
 def parse_relay(url: str, where: str = "delivery.relay") -> Relay:

@@ -107,8 +107,9 @@ def accounts_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with pytest.MonkeyPatch.context() as monkeypatch:
         _isolate(monkeypatch, folder)
         template = Pbm(folder, CliRunner())
-        template.ok("users", "add", "alice", "secret", "alice@example.org")
-        template.ok("users", "add", "bob", "hunter2", "bob@example.org")
+        template.ok("users", "add", "alice", "alice@example.org",
+                    "--password-stdin", input="secret\n")
+        template.ok("users", "add", "bob", "bob@example.org", "--password-stdin", input="hunter2\n")
     return template.database
 
 
@@ -133,7 +134,8 @@ def board(players: Pbm) -> Pbm:
 
 # ----- users --------------------------------------------------------------------------------
 def test_users_add_stores_the_account(pbm: Pbm):
-    out = pbm.ok("users", "add", "Alice", "secret", "alice@example.org", "alice@home.example.org")
+    out = pbm.ok("users", "add", "Alice", "alice@example.org", "alice@home.example.org",
+                 "--password-stdin", input="secret\n")
     assert "alice" in out
     assert "secret" not in out  # never echo a password
     with pbm.session() as session:
@@ -148,7 +150,7 @@ def test_users_add_stores_the_account(pbm: Pbm):
 
 
 def test_users_add_mails_the_welcome(pbm: Pbm):
-    pbm.ok("users", "add", "alice", "secret", "alice@example.org")
+    pbm.ok("users", "add", "alice", "alice@example.org", "--password-stdin", input="secret\n")
     welcome = [m for m in pbm.mails() if m.to == "alice@example.org"]
     assert len(welcome) == 1, [m.subject for m in pbm.mails()]
     assert welcome[0].subject == "Welcome to pbm, alice"
@@ -159,13 +161,14 @@ def test_users_add_mails_the_welcome(pbm: Pbm):
 
 
 def test_users_add_refuses_a_taken_userid(players: Pbm):
-    result = players("users", "add", "alice", "other", "alice2@example.org")
+    result = players("users", "add", "alice", "alice2@example.org",
+                     "--password-stdin", input="other\n")
     assert result.exit_code == 1
     assert "taken" in result.stderr
 
 
 def test_users_add_refuses_a_bad_address(pbm: Pbm):
-    result = pbm("users", "add", "carol", "secret", "not-an-address")
+    result = pbm("users", "add", "carol", "not-an-address", "--password-stdin", input="secret\n")
     assert result.exit_code == 1
     assert "not-an-address" in result.stderr
     assert "carol" not in pbm.ok("users", "list")
@@ -184,7 +187,7 @@ def test_users_list_of_an_empty_database(pbm: Pbm):
 
 
 def test_users_passwd_sets_a_new_password(board: Pbm):
-    out = board.ok("users", "passwd", "alice", "n3wpass")
+    out = board.ok("users", "passwd", "alice", "--password-stdin", input="n3wpass\n")
     assert "alice" in out and "changed" in out
     assert "n3wpass" not in out
     refused = board.ok("run", "--from", "alice@example.org", "trou move 101 alice secret 1B2")
@@ -196,7 +199,7 @@ def test_users_passwd_sets_a_new_password(board: Pbm):
 def test_users_passwd_refuses_a_password_with_a_space(board: Pbm):
     """Once `users passwd alice "hunter22 extra"` set the password to hunter22 and exited 0:
     the CLI built a command line for the mail parser, which split the words."""
-    result = board("users", "passwd", "alice", "hunter22 extra")
+    result = board("users", "passwd", "alice", "--password-stdin", input="hunter22 extra\n")
     assert result.exit_code == 1
     assert "A password is one word: no spaces in it." in result.stderr
     for password in ("hunter22", "hunter22 extra"):
@@ -208,14 +211,15 @@ def test_users_passwd_refuses_a_password_with_a_space(board: Pbm):
 
 
 def test_users_add_refuses_a_password_with_a_space(pbm: Pbm):
-    result = pbm("users", "add", "dora", "two words", "dora@example.org")
+    result = pbm("users", "add", "dora", "dora@example.org",
+                 "--password-stdin", input="two words\n")
     assert result.exit_code == 1
     assert "no spaces" in result.stderr
     assert "dora" not in pbm.ok("users", "list")
 
 
 def test_users_passwd_of_an_unknown_user(pbm: Pbm):
-    result = pbm("users", "passwd", "nobody", "n3wpass")
+    result = pbm("users", "passwd", "nobody", "--password-stdin", input="n3wpass\n")
     assert result.exit_code == 1
     assert "nobody" in result.stderr
 
@@ -335,7 +339,8 @@ def test_show_errors(board: Pbm):
     missing = board("show", "999")
     assert missing.exit_code == 1
     assert "999" in missing.stderr
-    stranger = board("users", "add", "carol", "secret", "carol@example.org")
+    stranger = board("users", "add", "carol", "carol@example.org",
+                     "--password-stdin", input="secret\n")
     assert stranger.exit_code == 0
     result = board("show", "101", "--as", "carol")
     assert result.exit_code == 1
@@ -364,7 +369,7 @@ def test_games_lists_finished_boards_until_archived_and_all_forever(board: Pbm):
 
 
 def test_games_of_a_user(board: Pbm):
-    board.ok("users", "add", "carol", "secret", "carol@example.org")
+    board.ok("users", "add", "carol", "carol@example.org", "--password-stdin", input="secret\n")
     board.ok("challenge", "trou", "bob", "carol")
     alice = board.ok("games", "alice")
     assert [line.split()[1] for line in alice.splitlines()] == ["101"]

@@ -18,6 +18,7 @@ from pbm.config import (
     DatabaseSettings,
     DeliverySettings,
     LimitSettings,
+    LoggingSettings,
     ServerSettings,
     SmtpdSettings,
     TimeSettings,
@@ -387,7 +388,7 @@ def test_example_config_documents_every_key():
 
 def test_sections_cover_every_settings_class():
     settings = {ServerSettings, SmtpdSettings, DatabaseSettings, DeliverySettings, LimitSettings,
-                TimeSettings}
+                TimeSettings, LoggingSettings}
     assert set(SECTIONS.values()) == settings
     assert {f.name for f in fields(Config)} >= set(SECTIONS)
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from sqlalchemy import ColumnElement, and_, select
+from sqlalchemy import ColumnElement, Select, and_, select
 from sqlalchemy.orm import Session, joinedload
 
 from pbm.boards.position import position
@@ -49,6 +50,9 @@ def load_board(ctx: Context, number_text: str, game_name: str | None = None) -> 
     return found[0]
 
 
+CHUNK = 500  # boards read at once where a listing streams
+
+
 class Which(StrEnum):
     """Which of a player's boards (or a game's) a listing or `show` means."""
 
@@ -62,12 +66,38 @@ def boards(session: Session, *, game: str | None = None, user: User | None = Non
            which: Which = Which.ACTIVE, archived_before: datetime | None = None,
            limit: int | None = None) -> list[Board]:
     """Boards by number: of one game or all, of one player or everyone, `which` of them, the
-    first `limit` of them. Declined boards are gone for everyone. The one place that filter
-    is written.
+    first `limit` of them. Declined boards are gone for everyone (see `_query`).
 
     With `archived_before` the boards are for a listing: boards finished before then are
     archived and left out, and ACTIVE ("the active list") also holds those finished since.
     Without it, ACTIVE means boards in play and finished boards are kept forever."""
+    query = _query(game=game, user=user, which=which, archived_before=archived_before)
+    if which is Which.NEXT and user is not None:
+        # Whose turn it is lives in the game state, which only the rule module reads: the
+        # player's boards are read in chunks until `limit` of them are found.
+        found = []
+        with session.scalars(query.execution_options(yield_per=CHUNK)) as chunks:
+            for board in chunks:
+                if _is_turn_of(board, user):
+                    found.append(board)
+                    if limit is not None and len(found) >= limit:
+                        break
+        return found
+    return list(session.scalars(query.limit(limit)))
+
+
+def every_board(session: Session, *, user: User | None = None, which: Which = Which.ACTIVE,
+                archived_before: datetime | None = None) -> Iterator[Board]:
+    """The boards `boards` would list without a limit, read in chunks as they are used: the
+    operator's full listing of a store of 100,000 boards never holds them all at once."""
+    query = _query(user=user, which=which, archived_before=archived_before)
+    with session.scalars(query.execution_options(yield_per=CHUNK)) as chunks:
+        yield from chunks
+
+
+def _query(*, game: str | None = None, user: User | None = None, which: Which = Which.ACTIVE,
+           archived_before: datetime | None = None) -> Select[Board]:
+    """The one place the filter of `boards` is written, ordered by board."""
     query = select(Board).where(Board.status != BoardStatus.DECLINED)
     if user is not None:
         # Start from the player's seats (indexed by user): joining them to boards let the
@@ -89,12 +119,7 @@ def boards(session: Session, *, game: str | None = None, user: User | None = Non
         query = query.where(finished)
     elif archived_before is not None:  # a listing's active or all: in play or not archived
         query = query.where(in_play | finished)
-    query = query.order_by(Board.id)
-    if which is Which.NEXT and user is not None:
-        # Whose turn it is lives in the game state, which only the rule module reads.
-        found = [board for board in session.scalars(query) if _is_turn_of(board, user)]
-        return found[:limit]
-    return list(session.scalars(query.limit(limit)))
+    return query.order_by(Board.id)
 
 
 def archive_cutoff(ctx: Context) -> datetime:

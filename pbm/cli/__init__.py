@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pbm.config import Config, ConfigError, load
+from pbm.config import LOG_LEVELS, Config, ConfigError, load
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -37,6 +37,14 @@ class App:
             except ConfigError as err:
                 click.echo(f"pbm: {err}", err=True)
                 sys.exit(EX_CONFIG)
+            from pbm import logs
+
+            try:
+                logs.setup(self._config.logging, self._config.log_path)
+            except OSError as err:
+                click.echo(f"pbm: cannot open the log file {self._config.log_path}: "
+                           f"{err.strerror}", err=True)
+                sys.exit(EX_CONFIG)
         return self._config
 
     def store(self, migrate: bool = True, *, read_only: bool = False) -> sessionmaker[Session]:
@@ -62,12 +70,24 @@ pass_app = click.make_pass_decorator(App)
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--config", "config_path", type=click.Path(dir_okay=False),
               help="Settings file (default: $PBM_CONFIG, else ./pbm.toml, else built-in).")
+@click.option("--log-level", type=click.Choice(LOG_LEVELS, case_sensitive=False),
+              help="Log this much for this run (overrides logging.level).")
 @click.version_option(package_name="pbm")
 @click.pass_context
-def main(ctx: click.Context, config_path: str | None) -> None:
+def main(ctx: click.Context, config_path: str | None, log_level: str | None) -> None:
     """pbm: a play-by-mail board game server."""
-    ctx.obj = App(config_path, {})
+    overrides = {"logging": {"level": log_level.lower()}} if log_level else {}
+    ctx.obj = App(config_path, overrides)
 
 
 # Subcommands register themselves on `main`.
-from pbm.cli import admin, bench, housekeeping, mailpath, standing, store  # noqa: E402,F401
+from pbm.cli import (  # noqa: E402,F401
+    admin,
+    backup,
+    bench,
+    housekeeping,
+    mailpath,
+    settings,
+    standing,
+    store,
+)

@@ -104,7 +104,7 @@ def games(app: App, userid: str | None, everything: bool) -> None:
     """List active boards of every game (or of one user), and those finished in the last
     archive_days; with --all, every board ever played."""
     from pbm.accounts.users import require_user
-    from pbm.boards.select import Which, archive_cutoff, boards
+    from pbm.boards.select import Which, archive_cutoff, every_board
     from pbm.context import Context
     from pbm.views.listings import board_line
 
@@ -113,12 +113,14 @@ def games(app: App, userid: str | None, everything: bool) -> None:
         with _refusals():
             user = require_user(ctx, userid) if userid else None
         if everything:
-            found = boards(session, user=user, which=Which.ALL)
+            found = every_board(session, user=user, which=Which.ALL)
         else:
-            found = boards(session, user=user, archived_before=archive_cutoff(ctx))
-        for board in found:
+            found = every_board(session, user=user, archived_before=archive_cutoff(ctx))
+        listed = 0
+        for board in found:  # printed as read, chunk by chunk: the list may be long
             click.echo(f"{board.game:<12}{board_line(board)}")
-        if not found:
+            listed += 1
+        if not listed:
             click.echo("no boards")
 
 
@@ -175,29 +177,46 @@ def users_resume(app: App, address: str) -> None:
     click.echo(f"{address.lower()} gets mail again")
 
 
+def _password(from_stdin: bool) -> str:
+    """The new password: the first line of standard input, or typed twice at a prompt that
+    does not echo it. Never a command-line argument: those show in `ps` and shell history."""
+    if from_stdin:
+        line = sys.stdin.readline().rstrip("\r\n")
+        if not line:
+            click.echo("pbm: no password on standard input", err=True)
+            sys.exit(1)
+        return line
+    return click.prompt("Password", hide_input=True, confirmation_prompt=True)
+
+
+STDIN_HELP = "Read the password from the first line of standard input instead of a prompt."
+
+
 @users.command(name="add")
 @click.argument("userid")
-@click.argument("password")
 @click.argument("addresses", nargs=-1, required=True)
+@click.option("--password-stdin", "from_stdin", is_flag=True, help=STDIN_HELP)
 @pass_app
-def users_add(app: App, userid: str, password: str, addresses: tuple[str, ...]) -> None:
-    """Open an account (the player gets the welcome mail)."""
+def users_add(app: App, userid: str, addresses: tuple[str, ...], from_stdin: bool) -> None:
+    """Open an account (the player gets the welcome mail); the password is asked for."""
     from pbm.accounts.users import check_addresses
     from pbm.commands.accounts import signup
 
     with _refusals():
         chosen = check_addresses(list(addresses))
+    password = _password(from_stdin)
     _as_operator(app, lambda ctx: signup(ctx, userid, password, chosen), answer_to=chosen[0])
 
 
 @users.command(name="passwd")
 @click.argument("userid")
-@click.argument("password")
+@click.option("--password-stdin", "from_stdin", is_flag=True, help=STDIN_HELP)
 @pass_app
-def users_passwd(app: App, userid: str, password: str) -> None:
-    """Set a new password for a player who forgot theirs."""
+def users_passwd(app: App, userid: str, from_stdin: bool) -> None:
+    """Set a new password for a player who forgot theirs; the password is asked for."""
     from pbm.commands.accounts import change_password
 
+    password = _password(from_stdin)
     _as_operator(app, lambda ctx: change_password(ctx, userid, None, password), deliver=False)
 
 

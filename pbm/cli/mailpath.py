@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 
 import click
 
 from pbm.cli import EX_DATAERR, EX_TEMPFAIL, App, main, pass_app
+
+log = logging.getLogger("pbm.process")
 
 
 @main.command()
@@ -18,26 +21,24 @@ from pbm.cli import EX_DATAERR, EX_TEMPFAIL, App, main, pass_app
 def serve(app: App, host: str | None, port: int | None, lmtp: bool) -> None:
     """Receive mail over SMTP (or LMTP), play it, and deliver the replies."""
     import asyncio
-    import logging
 
+    from pbm.config import masked
     from pbm.mail.smtpd import Server
 
     smtpd = {k: v for k, v in (("host", host), ("port", port)) if v is not None}
     if lmtp:
         smtpd["protocol"] = "lmtp"
     app.overrides["smtpd"] = smtpd
-    config = app.config
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    logging.getLogger("alembic").setLevel(logging.WARNING)  # its set-up chatter helps nobody
+    config = app.config  # and the log, as [logging] and --log-level say
     factory = app.store(migrate=True)
     server = Server(config, factory, app.store(read_only=True))
 
     def ready(address: tuple[str, int]) -> None:
         protocol = config.smtpd.protocol.upper()
         click.echo(f"pbm serve: listening on {address[0]}:{address[1]} ({protocol})")
-        click.echo(f"pbm serve: database {config.database_url}")
+        click.echo(f"pbm serve: database {masked(config.database_url)}")
         if config.delivery.relay:
-            click.echo(f"pbm serve: replies go through the relay {_safe(config.delivery.relay)}")
+            click.echo(f"pbm serve: replies go through the relay {masked(config.delivery.relay)}")
         else:
             click.echo(f"pbm serve: replies go to the Maildir {config.maildir_path}")
         click.echo(f"pbm serve: players write to {config.server.address}; Ctrl-C stops")
@@ -45,16 +46,6 @@ def serve(app: App, host: str | None, port: int | None, lmtp: bool) -> None:
 
     asyncio.run(server.run(ready))
     click.echo("pbm serve: stopped")
-
-
-def _safe(relay: str) -> str:
-    """The relay URL without its password."""
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(relay)
-    if parts.password:
-        return relay.replace(f":{parts.password}@", ":********@")
-    return relay
 
 
 @main.command()
@@ -111,9 +102,16 @@ def process(app: App, sender: str | None) -> None:
         from pbm.mail.delivery import deliver_pending
 
         try:
-            deliver_pending(factory, config, only=queued)
-        except Exception as err:
-            click.echo(f"pbm process: stored; replies queued for later: {err}", err=True)
+            _sent, undelivered = deliver_pending(factory, config, only=queued)
+        except Exception:
+            undelivered = len(queued)
+            log.exception("stored; delivering its replies failed")
+        if undelivered:
+            note = (f"stored; {undelivered} of its {len(queued)} repl(ies) not delivered now, "
+                    "left in the outbox for `pbm serve` or `pbm outbox flush` (see `pbm outbox`)")
+            click.echo(f"pbm process: {note}", err=True)
+            if config.log_path is not None:  # else the log is this same standard error
+                log.warning("%s", note)
 
 
 @main.command()

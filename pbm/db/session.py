@@ -9,6 +9,7 @@ from sqlalchemy.exc import OperationalError, ProgrammingError
 from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.db import SCHEMA_REVISION
+from pbm.files import secure_database
 
 
 class SchemaNotCurrent(Exception):
@@ -50,7 +51,11 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     # survive a power loss too (NORMAL in WAL mode could drop the last transactions).
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA busy_timeout=10000")
+    # It holds players' mail with their passwords: the file, its WAL and SHM, owner only.
+    files = [row[2] for row in cursor.execute("PRAGMA database_list") if row[1] == "main"]
     cursor.close()
+    if files and files[0]:
+        secure_database(files[0])
 
 
 def session_factory(engine: Engine, *, read_only: bool = False) -> sessionmaker[Session]:

@@ -75,9 +75,19 @@ class Courier:
                 log.info("removed %d half-written mail(s) from %s", removed, self.maildir.tmp)
 
     def deliver(self, only: list[int] | None = None) -> Round:
-        """Rounds until nothing is due (or, of `only`, nothing pending), or the relay is
+        """Rounds until nothing is due (or each of `only` was tried once), or the relay is
         down, or delivery is stopping."""
         total = Round()
+        if only is not None:
+            # Each of `only` is tried once: a mail the relay defers stays pending (whether due
+            # or not), so claiming `only` again would try it again at once, for as long as
+            # the relay answers 451 (greylisting): `pbm process` would never end.
+            for start in range(0, len(only), BATCH):
+                done = self.round(only[start:start + BATCH])
+                total.add(done)
+                if done.relay_down or self.stopping:
+                    break
+            return total
         while not self.stopping:
             done = self.round(only)
             total.add(done)
@@ -139,7 +149,7 @@ class Courier:
                     self.outbox.renew([p for p in batch if p.id not in recorded], utcnow())
                     renewed = time.monotonic()
                 try:
-                    link.send(parcel.recipient, parcel.raw)
+                    answer = link.send(parcel.recipient, parcel.raw)
                 except RelayDown as err:
                     down = err
                     break
@@ -151,6 +161,10 @@ class Courier:
                     # Recorded at once: a kill now costs at most this one mail twice.
                     self.outbox.sent([parcel.id], utcnow())
                     done.sent += 1
+                    # The relay's answer names its queue ID: the operator's link from
+                    # pbm's records to the MTA's log.
+                    log.info("outbox mail %d to %s: sent through %s: %s", parcel.id,
+                             parcel.recipient, link.name, answer[:200])
                 recorded.add(parcel.id)
         finally:
             link.close()
@@ -163,18 +177,19 @@ class Courier:
     def _refused(self, parcel: Parcel, err: Exception, done: Round) -> None:
         now = utcnow()
         if isinstance(err, Deferred):
-            log.info("outbox mail %d to %s deferred: %s", parcel.id, parcel.recipient, err)
+            log.info("outbox mail %d to %s: deferred: %s", parcel.id, parcel.recipient, err)
             if self.outbox.retry_later(parcel, str(err), now):
                 done.failed += 1
             else:
                 done.deferred += 1
             return
         if isinstance(err, Malformed):
-            log.error("outbox mail %d to %s: %s", parcel.id, parcel.recipient, err)
+            log.error("outbox mail %d to %s: failed: %s", parcel.id, parcel.recipient, err)
         elif isinstance(err, Refused):
-            log.warning("outbox mail %d to %s failed: %s", parcel.id, parcel.recipient, err)
+            log.warning("outbox mail %d to %s: failed: %s", parcel.id, parcel.recipient, err)
         else:
-            log.error("outbox mail %d to %s: delivery hit a bug", parcel.id, parcel.recipient,
+            log.error("outbox mail %d to %s: failed: delivery hit a bug", parcel.id,
+                      parcel.recipient,
                       exc_info=err)
             assert self.link is not None
             self.link.close()  # where the conversation stands is unknown: start afresh
@@ -223,8 +238,8 @@ class Courier:
                         continue
                     box.put(name, parcel.raw)
                 except OSError as err:
-                    log.warning("outbox mail %d: cannot write to %s: %s", parcel.id, box.path,
-                                err)
+                    log.warning("outbox mail %d to %s: deferred: cannot write to %s: %s",
+                                parcel.id, parcel.recipient, box.path, err)
                     message = f"cannot write to the Maildir {box.path}: {err}"
                     if self.outbox.retry_later(parcel, message, utcnow()):
                         done.failed += 1
@@ -232,7 +247,8 @@ class Courier:
                         done.deferred += 1
                     recorded.add(parcel.id)
                 except Exception as err:
-                    log.error("outbox mail %d: delivery hit a bug", parcel.id, exc_info=err)
+                    log.error("outbox mail %d to %s: failed: delivery hit a bug", parcel.id,
+                              parcel.recipient, exc_info=err)
                     self.outbox.fail(parcel, f"internal error (a bug in pbm): "
                                              f"{type(err).__name__}: {err}")
                     done.failed += 1
@@ -246,6 +262,11 @@ class Courier:
                 self.outbox.sent(written, utcnow())
                 recorded.update(written)
                 done.sent += len(written)
+                if log.isEnabledFor(logging.INFO):
+                    for parcel in batch:
+                        if parcel.id in written:
+                            log.info("outbox mail %d to %s: sent into the Maildir", parcel.id,
+                                     parcel.recipient)
         finally:
             rest = [parcel for parcel in batch if parcel.id not in recorded]
             self._put_back(rest, None, [ident for ident in written if ident not in recorded],

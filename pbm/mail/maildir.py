@@ -9,6 +9,8 @@ import re
 from datetime import datetime
 from pathlib import Path
 
+from pbm.files import PRIVATE_FILE, private_folder
+
 # <created seconds>.<outbox id>-<digest of the Message-ID>.pbm: the same outbox row always
 # gets the same name (no "/" nor ":", which Maildir reserves for flags), so after a crash
 # a mail that is already in new/ or cur/ can be recognised and not written twice.
@@ -33,8 +35,10 @@ class Maildir:
 
     def make(self) -> None:
         if not self._made:
+            # Replies quote players' mail: folders we make are owner only, like the files.
+            private_folder(self.path)
             for folder in (self.tmp, self.new, self.cur):
-                folder.mkdir(parents=True, exist_ok=True)
+                private_folder(folder)
             self._made = True
 
     def put(self, name: str, raw: bytes) -> None:
@@ -42,7 +46,7 @@ class Maildir:
         Maildir convention). A leftover tmp/ file of the same name is overwritten."""
         self.make()
         staged = self.tmp / name
-        fd = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)  # less umask
+        fd = os.open(staged, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
         try:
             data = memoryview(raw.replace(b"\r\n", b"\n"))
             while data:

@@ -17,7 +17,9 @@ from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from pbm import logs
 from pbm.clock import SYSTEM, Clock
+from pbm.commands import grammar
 from pbm.commands.credentials import verify_ahead
 from pbm.commands.dispatch import run_lines
 from pbm.commands.grammar import is_command
@@ -133,6 +135,8 @@ def store(session: Session, config: Config, raw: bytes, envelope_from: str,
     key = prepared.mail.message_key if prepared else parsing.message_key(raw)
     seen = session.scalar(select(InboundMessage.id).where(InboundMessage.message_key == key))
     if seen is not None:
+        log.info("inbound mail %s message-id %s from %s: received before, not handled again",
+                 seen, _message_id(prepared), logs.clean(envelope_from))
         return Received.DUPLICATE, []
     record = InboundMessage(message_key=key, envelope_from=envelope_from, raw=raw,
                             processed_at=clock.now())
@@ -140,7 +144,35 @@ def store(session: Session, config: Config, raw: bytes, envelope_from: str,
     session.flush()
     queued = handle(session, config, record, prepared, clock)
     session.flush()
+    sender = prepared.mail.sender if prepared is not None else envelope_from
+    log.info("inbound mail %d message-id %s from %s: %s -> %s, %d repl%s queued", record.id,
+             _message_id(prepared), logs.clean(sender), command_names(prepared), record.status,
+             len(queued), "y" if len(queued) == 1 else "ies")
     return Received.STORED, queued
+
+
+def _message_id(prepared: Prepared | None) -> str:
+    return logs.clean(prepared.mail.message_id if prepared is not None else None)
+
+
+MAX_LOGGED_COMMANDS = 5
+
+
+def command_names(prepared: Prepared | None) -> str:
+    """The names of a mail's commands for the log ("trou move; games"), never an argument
+    (they hold passwords): a line that is no command is "?", whatever its words."""
+    if prepared is None or not prepared.found.lines:
+        return "(no command)"
+    names = []
+    for line in prepared.found.lines[:MAX_LOGGED_COMMANDS]:
+        try:
+            invocation = grammar.parse(line)
+        except Exception:  # not a command: its words may be anything, a password too
+            names.append("?")
+            continue
+        names.append(" ".join(filter(None, (invocation.game, invocation.command.name))))
+    more = len(prepared.found.lines) - MAX_LOGGED_COMMANDS
+    return "; ".join(names) + (f"; and {more} more" if more > 0 else "")
 
 
 def receive_batch(factory: sessionmaker[Session], config: Config,

@@ -62,8 +62,9 @@ class RelayLink:
     def name(self) -> str:
         return f"{self.relay.host}:{self.relay.port}"
 
-    def send(self, recipient: str, raw: bytes) -> None:
-        """Hand one mail over; raises RelayDown, Deferred or Refused when it did not go."""
+    def send(self, recipient: str, raw: bytes) -> str:
+        """Hand one mail over and return the relay's answer ("2.0.0 Ok: queued as 4Xyz");
+        raises RelayDown, Deferred or Refused when it did not go."""
         smtp = self.smtp or self._open()
         recipient, raw, options = self._envelope(smtp, recipient, raw)
         try:
@@ -86,6 +87,7 @@ class RelayLink:
             self.close()
             raise RelayDown(f"relay {self.name} dropped the connection: {_describe(err)}",
                             during_mail=True) from None
+        return smtp.accepted if isinstance(smtp, _AbortableSMTP) else ""
 
     def close(self) -> None:
         smtp, self.smtp = self.smtp, None
@@ -158,6 +160,13 @@ class _AbortableSMTP(smtplib.SMTP):
     def __init__(self, link: RelayLink, **options):
         self.link = link
         super().__init__(**options)
+
+    accepted = ""  # the relay's answer to the last DATA: Postfix's says "queued as <ID>"
+
+    def data(self, msg):
+        code, text = super().data(msg)
+        self.accepted = _text(text) if code == 250 else ""
+        return code, text
 
     def _get_socket(self, host, port, timeout):
         sock = super()._get_socket(host, port, timeout)
