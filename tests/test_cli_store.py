@@ -14,14 +14,12 @@ from pbm.db import SCHEMA_REVISION
 from pbm.db.migrate import upgrade
 from pbm.db.models import InboundMessage
 from pbm.db.session import make_engine
-from tests.test_cli import (  # noqa: F401 (fixtures)
-    Pbm,
-    accounts_database,
-    bare,
-    empty_database,
-    pbm,
-    players,
-)
+from tests import test_cli
+from tests.test_cli import Pbm
+
+# The fixtures of tests/test_cli.py, by name (pytest finds fixtures in the module's namespace).
+bare, empty_database, pbm = test_cli.bare, test_cli.empty_database, test_cli.pbm
+accounts_database, players = test_cli.accounts_database, test_cli.players
 
 EX_TEMPFAIL = 75
 EX_DATAERR = 65

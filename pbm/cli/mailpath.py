@@ -65,8 +65,8 @@ class _MailCommand(click.Command):
         try:
             return super().make_context(info_name, args, parent=parent, **extra)
         except click.UsageError as err:
-            click.echo(f"pbm process: bad command line, mail kept for later: {err.format_message()}",
-                       err=True)
+            click.echo("pbm process: bad command line, mail kept for later: "
+                       f"{err.format_message()}", err=True)
             sys.exit(EX_TEMPFAIL)
 
 
