@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import site
 import socket
 import subprocess
@@ -164,7 +166,12 @@ class Postfix:
         try:
             self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, 9)  # the group started_new_session gave our child
+            # Our child's group (start_new_session), and the master by its pid file.
+            os.killpg(self.process.pid, signal.SIGKILL)
+            pid_file = self.root / "queue" / "pid" / "master.pid"
+            if pid_file.exists():
+                with contextlib.suppress(ValueError, ProcessLookupError):
+                    os.kill(int(pid_file.read_text().split()[0]), signal.SIGKILL)
             self.process.wait()
         self.process = None
 
