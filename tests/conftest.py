@@ -11,7 +11,7 @@ GOLDEN_DIR = Path(__file__).parent / "games" / "golden"
 
 # Folders whose every test starts real servers (`pbm serve`, relays, Postfix-like peers):
 # the everyday `pytest -m "not slow"` leaves them to CI and to the full run.
-SLOW_FOLDERS = {"server", "reliability"}
+SLOW_FOLDERS = {"server", "reliability", "mta"}
 # Modules that play hundreds of whole games to prove a property.
 SLOW_MODULES = {"test_secrets.py"}
 

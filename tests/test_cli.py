@@ -93,20 +93,48 @@ def _isolate(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
     monkeypatch.setenv("PBM_SERVER_ADDRESS", "pbm@games.test")
 
 
+def _copy(database: Path, to: Path) -> None:
+    source, copy = sqlite3.connect(database), sqlite3.connect(to)
+    try:
+        source.backup(copy)
+    finally:
+        source.close()
+        copy.close()
+
+
 @pytest.fixture
-def pbm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Pbm:
+def bare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Pbm:
+    """A folder with no database yet (only `serve`, `process` and `db upgrade` make one)."""
     _isolate(monkeypatch, tmp_path)
     return Pbm(tmp_path, CliRunner())
 
 
 @pytest.fixture(scope="module")
-def accounts_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def empty_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database migrated to head by `pbm db upgrade`, made once per module."""
+    folder = tmp_path_factory.mktemp("empty")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _isolate(monkeypatch, folder)
+        Pbm(folder, CliRunner()).ok("db", "upgrade")
+    return folder / "pbm.sqlite"
+
+
+@pytest.fixture
+def pbm(bare: Pbm, empty_database: Path) -> Pbm:
+    """An empty database, as an operator has after `pbm db upgrade`."""
+    _copy(empty_database, bare.database)
+    return bare
+
+
+@pytest.fixture(scope="module")
+def accounts_database(tmp_path_factory: pytest.TempPathFactory, empty_database: Path) -> Path:
     """A database where alice and bob have signed up, made once: password hashing is slow
     on purpose, so each test starts from a copy instead of signing up again."""
     folder = tmp_path_factory.mktemp("accounts")
     with pytest.MonkeyPatch.context() as monkeypatch:
         _isolate(monkeypatch, folder)
         template = Pbm(folder, CliRunner())
+        _copy(empty_database, template.database)
         template.ok("users", "add", "alice", "alice@example.org",
                     "--password-stdin", input="secret\n")
         template.ok("users", "add", "bob", "bob@example.org", "--password-stdin", input="hunter2\n")
@@ -116,12 +144,7 @@ def accounts_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def players(pbm: Pbm, accounts_database: Path) -> Pbm:
     """alice and bob have accounts (and an empty Maildir)."""
-    source, copy = sqlite3.connect(accounts_database), sqlite3.connect(pbm.database)
-    try:
-        source.backup(copy)
-    finally:
-        source.close()
-        copy.close()
+    _copy(accounts_database, pbm.database)
     return pbm
 
 
@@ -418,9 +441,9 @@ def test_help_of_an_unknown_topic_exits_1(pbm: Pbm):
     assert result.stdout == ""
 
 
-def test_help_does_not_need_a_database(pbm: Pbm):
-    pbm.ok("help")
-    assert not pbm.database.exists()
+def test_help_does_not_need_a_database(bare: Pbm):
+    bare.ok("help")
+    assert not bare.database.exists()
 
 
 # ----- run ----------------------------------------------------------------------------------

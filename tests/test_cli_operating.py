@@ -35,8 +35,11 @@ def mail(subject: str, sender: str = "alice@example.org", message_id: str = "") 
 
 @pytest.fixture
 def pbm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Pbm:
+    """A folder with a database made by `pbm db upgrade`, as an operator starts."""
     _isolate(monkeypatch, tmp_path)
-    return Pbm(tmp_path, CliRunner())
+    made = Pbm(tmp_path, CliRunner())
+    made.ok("db", "upgrade")
+    return made
 
 
 @pytest.fixture

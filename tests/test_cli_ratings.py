@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import sqlite3
 
-from tests.test_cli import Pbm, accounts_database, pbm, players  # noqa: F401 (fixtures)
+from tests.test_cli import (  # noqa: F401 (fixtures)
+    Pbm,
+    accounts_database,
+    bare,
+    empty_database,
+    pbm,
+    players,
+)
 
 TROU_GAME = ("1B2", "4C2", "2B1", "2B3", "4A2", "3C3", "3A3", "1A1")  # Red (alice) wins
 PASSWORDS = {"alice": "secret", "bob": "hunter2"}

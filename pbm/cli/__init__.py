@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
@@ -28,6 +28,9 @@ class App:
 
     _config: Config | None = None
     _engine: Engine | None = None
+    # How a bad setting ends the command: `pbm process` makes it a temporary failure, as
+    # the mail is not at fault and must wait in the MTA's queue until the file is fixed.
+    config_failure_status: int = EX_CONFIG
 
     @property
     def config(self) -> Config:
@@ -35,33 +38,63 @@ class App:
             try:
                 self._config = load(self.config_path, overrides=self.overrides)
             except ConfigError as err:
-                click.echo(f"pbm: {err}", err=True)
-                sys.exit(EX_CONFIG)
+                fail(str(err), self.config_failure_status)
             from pbm import logs
 
             try:
                 logs.setup(self._config.logging, self._config.log_path)
             except OSError as err:
-                click.echo(f"pbm: cannot open the log file {self._config.log_path}: "
-                           f"{err.strerror}", err=True)
-                sys.exit(EX_CONFIG)
+                fail(f"cannot open the log file {self._config.log_path}: {err.strerror}",
+                     self.config_failure_status)
         return self._config
 
-    def store(self, migrate: bool = True, *, read_only: bool = False) -> sessionmaker[Session]:
+    def store(self, migrate: bool = True, *, read_only: bool = False,
+              create: bool = False) -> sessionmaker[Session]:
         """A session factory on the configured database, migrated to head if asked.
-        Read-only sessions never take the database's write lock."""
-        from pbm.db.session import make_engine, session_factory
+        Read-only sessions never take the database's write lock. Only `serve` creates a
+        missing database (create=True); any other command stops with the path it looked for,
+        so a wrong working folder or setting never starts an empty second database."""
+        from pbm.db.session import StoreMissing, StoreUnavailable, make_engine, session_factory
 
         if self._engine is None:
-            self._engine = make_engine(self.config.database_url)
-            if migrate:
-                from pbm.db import SCHEMA_REVISION
-                from pbm.db.migrate import upgrade
-                from pbm.db.session import current_revision
-
-                if current_revision(self._engine) != SCHEMA_REVISION:
-                    upgrade(self._engine)
+            try:
+                engine = make_engine(self.config.database_url, create=create)
+                if migrate:
+                    migrate_to_head(engine)
+            except StoreMissing as err:
+                fail(str(err), EX_CONFIG)
+            except (StoreUnavailable, SchemaRefused) as err:
+                fail(str(err), 1)
+            self._engine = engine
         return session_factory(self._engine, read_only=read_only)
+
+
+class SchemaRefused(Exception):
+    """The database is at a schema revision this pbm cannot bring to its own."""
+
+
+def migrate_to_head(engine: Engine) -> None:
+    """Migrate an empty or older database; refuse one a newer pbm wrote.
+
+    Alembic is imported only when the revision differs: `pbm process` runs once per mail."""
+    from pbm.db import SCHEMA_REVISION
+    from pbm.db.session import current_revision
+
+    revision = current_revision(engine)
+    if revision == SCHEMA_REVISION:
+        return
+    from pbm.db.migrate import UnknownRevision, upgrade_known
+
+    try:
+        upgrade_known(engine, revision)
+    except UnknownRevision as err:
+        raise SchemaRefused(str(err)) from None
+
+
+def fail(message: str, status: int) -> NoReturn:
+    """Stop with `pbm: message` on standard error."""
+    click.echo(f"pbm: {message}", err=True)
+    sys.exit(status)
 
 
 pass_app = click.make_pass_decorator(App)

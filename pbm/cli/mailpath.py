@@ -30,7 +30,7 @@ def serve(app: App, host: str | None, port: int | None, lmtp: bool) -> None:
         smtpd["protocol"] = "lmtp"
     app.overrides["smtpd"] = smtpd
     config = app.config  # and the log, as [logging] and --log-level say
-    factory = app.store(migrate=True)
+    factory = app.store(migrate=True, create=True)
     server = Server(config, factory, app.store(read_only=True))
 
     def ready(address: tuple[str, int]) -> None:
@@ -48,25 +48,53 @@ def serve(app: App, host: str | None, port: int | None, lmtp: bool) -> None:
     click.echo("pbm serve: stopped")
 
 
-@main.command()
+class _MailCommand(click.Command):
+    """A command an MTA runs per mail: a wrong command line (in master.cf, say) is the
+    operator's to fix, so it fails temporarily and the MTA keeps the mail."""
+
+    def make_context(self, info_name, args, parent=None, **extra):  # type: ignore[no-untyped-def]
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as err:
+            click.echo("pbm process: bad command line, mail kept for later: "
+                       f"{err.format_message()}", err=True)
+            sys.exit(EX_TEMPFAIL)
+
+
+@main.command(cls=_MailCommand)
 @click.option("--sender", default=lambda: os.environ.get("SENDER"),
-              help="Envelope sender (default: $SENDER, as Postfix's pipe sets it); "
-                   "an empty one is the null sender <> of a bounce.")
+              help="Envelope sender: Postfix's pipe passes it as ${sender} (with null_sender= "
+                   "an empty one for a bounce, which pbm reads as <>); default: $SENDER, as "
+                   "Postfix's local delivery to a command sets it.")
 @pass_app
 def process(app: App, sender: str | None) -> None:
     """Handle one mail read from standard input (for an MTA's pipe).
 
-    Exits 0 once the mail is stored, 75 on a temporary failure (the MTA retries), 65 when
-    the mail is larger than smtpd.max_message_bytes or outside the [limits] for reading
-    a mail (the MTA bounces it with the reason).
+    Exits 0 once the mail is stored, 65 when the mail is larger than
+    smtpd.max_message_bytes or outside the [limits] for reading a mail (the MTA bounces it
+    with the reason), and 75 on every other failure (settings, database, a bug): the mail
+    is not at fault, so the MTA keeps it and tries again later.
     """
+    app.config_failure_status = EX_TEMPFAIL
+    try:
+        _process(app, sender)
+    except Exception as err:  # a bug: never the mail's fault, so the MTA must keep it
+        import traceback
+
+        traceback.print_exc(file=sys.stderr)
+        click.echo(f"pbm process: failed, mail kept for later: {type(err).__name__}: {err}",
+                   err=True)
+        sys.exit(EX_TEMPFAIL)
+
+
+def _process(app: App, sender: str | None) -> None:
     config = app.config
     limit = config.smtpd.max_message_bytes
     raw = sys.stdin.buffer.read(limit + 1)
     if len(raw) > limit:
         click.echo(f"pbm process: message larger than {limit} bytes refused", err=True)
         sys.exit(EX_DATAERR)
-    # Postfix passes "" (in $SENDER or ${sender}) for the null sender of a bounce.
+    # Postfix passes "" (${sender} with null_sender=, or $SENDER) for the null sender.
     envelope_from = "<>" if sender == "" else (sender or "")
     from pbm.mail.receive import Prepared, check_ahead, prepare, receive
     from pbm.mail.screen import Refusal, time_limit
@@ -80,11 +108,15 @@ def process(app: App, sender: str | None) -> None:
         sys.exit(EX_DATAERR)
     except Exception:  # a bug in reading it: stored all the same, as failed
         prepared = None
-    try:
-        from pbm.db.session import check_current, make_engine, session_factory
+    from sqlalchemy.exc import DatabaseError
 
-        engine = make_engine(config.database_url)
-        check_current(engine)
+    from pbm.cli import SchemaRefused, migrate_to_head
+    from pbm.db.session import StoreUnavailable, make_engine, session_factory, why_unusable
+
+    engine = make_engine(config.database_url, create=True)
+    try:
+        # The first mail creates the database; one after an upgrade of pbm migrates it.
+        migrate_to_head(engine)
         factory = session_factory(engine)
         if prepared is not None:
             with session_factory(engine, read_only=True)() as reader:
@@ -93,8 +125,12 @@ def process(app: App, sender: str | None) -> None:
     except Refusal as refusal:  # a sender over the rate: the MTA keeps the mail for later
         click.echo(f"pbm process: not now: {refusal}", err=True)
         sys.exit(EX_TEMPFAIL)
-    except Exception as err:  # anything before the commit: the MTA must keep the mail
-        click.echo(f"pbm process: not stored, try again later: {err}", err=True)
+    except (StoreUnavailable, SchemaRefused) as err:
+        click.echo(f"pbm process: not stored, mail kept for later: {err}", err=True)
+        sys.exit(EX_TEMPFAIL)
+    except DatabaseError as err:
+        click.echo(f"pbm process: not stored, mail kept for later: {why_unusable(engine, err)}",
+                   err=True)
         sys.exit(EX_TEMPFAIL)
     if queued:
         # Deliver this mail's replies now; whatever fails stays queued for `pbm serve` or

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from pbm.cli import App, main, pass_app
+from pbm.cli import EX_CONFIG, App, main, pass_app
 
 
 @main.group()
@@ -36,10 +36,16 @@ def upgrade(app: App) -> None:
 @pass_app
 def current(app: App) -> None:
     """Print the database's schema revision."""
+    from pbm.cli import fail
     from pbm.db import SCHEMA_REVISION
-    from pbm.db.session import current_revision, make_engine
+    from pbm.db.session import StoreMissing, StoreUnavailable, current_revision, make_engine
 
-    revision = current_revision(make_engine(app.config.database_url))
+    try:
+        revision = current_revision(make_engine(app.config.database_url, create=False))
+    except StoreMissing as err:
+        fail(str(err), EX_CONFIG)
+    except StoreUnavailable as err:
+        fail(str(err), 1)
     state = "newest" if revision == SCHEMA_REVISION else f"this pbm needs {SCHEMA_REVISION}"
     click.echo(f"{revision or 'empty'} ({state})")
 

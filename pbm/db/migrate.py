@@ -7,6 +7,7 @@ from importlib.resources import files
 from alembic import command
 from alembic.config import Config as AlembicConfig
 from alembic.script import ScriptDirectory
+from alembic.util.exc import CommandError
 from sqlalchemy import Connection, Engine
 
 
@@ -54,3 +55,23 @@ def _pragma(connection: Connection, statement: str) -> None:
     driver = connection.connection.driver_connection
     assert driver is not None
     driver.execute(statement)
+
+
+class UnknownRevision(Exception):
+    """The database is at a revision this pbm does not ship: a newer pbm migrated it."""
+
+
+def upgrade_known(engine: Engine, revision: str | None) -> None:
+    """Migrate a database found at `revision` (None: empty) to head; refuse one at a revision
+    this pbm does not know, rather than let Alembic fail halfway."""
+    if revision is not None and not _known(revision):
+        raise UnknownRevision(f"the database is at revision {revision}, which this pbm does not "
+                              f"know (it needs {head_revision()}): was it upgraded by a newer pbm?")
+    upgrade(engine)
+
+
+def _known(revision: str) -> bool:
+    try:
+        return ScriptDirectory.from_config(alembic_config()).get_revision(revision) is not None
+    except CommandError:
+        return False

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlalchemy import Engine, create_engine, event, text
-from sqlalchemy.exc import OperationalError, ProgrammingError
+from sqlalchemy import Engine, create_engine, event, make_url, text
+from sqlalchemy.exc import DatabaseError, ProgrammingError
 from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.db import SCHEMA_REVISION
@@ -20,12 +20,30 @@ class StoreUnavailable(Exception):
     """The database exists but cannot be read now (locked, unreadable): try again later."""
 
 
-def make_engine(url: str) -> Engine:
+class StoreMissing(Exception):
+    """There is no database where the settings point (and this command may not create one)."""
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file a SQLite URL names; None for an in-memory or non-SQLite database."""
+    parsed = make_url(url)
+    if not parsed.get_backend_name() == "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
+
+
+def make_engine(url: str, *, create: bool = True) -> Engine:
+    """An engine on `url`. With create=False a SQLite file that does not exist yet raises
+    StoreMissing instead of being created empty (SQLite creates any file it opens)."""
+    path = sqlite_file(url)
+    if path is not None:
+        if not create and not path.exists():
+            raise StoreMissing(f"no database at {path.absolute()}: `pbm db upgrade` creates it "
+                               "(check database_url and the folder pbm runs in)")
+        if create:
+            # A fresh install names a file in a folder that may not exist yet.
+            path.parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url)
-    database = engine.url.database
-    if engine.dialect.name == "sqlite" and database and database != ":memory:":
-        # A fresh install names a file in a folder that may not exist yet.
-        Path(database).parent.mkdir(parents=True, exist_ok=True)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _begin)
@@ -75,11 +93,26 @@ def current_revision(engine: Engine) -> str | None:
             return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
     except ProgrammingError:  # PostgreSQL: the table does not exist
         return None
-    except OperationalError as err:
+    except DatabaseError as err:
         if "no such table" in str(err.orig):
             return None
-        raise StoreUnavailable(f"cannot read the database {engine.url.database or engine.url}: "
-                               f"{err.orig}") from None
+        raise StoreUnavailable(why_unusable(engine, err)) from None
+
+
+def why_unusable(engine: Engine, err: DatabaseError) -> str:
+    """What an operator needs to hear about a database error that is not the mail's fault."""
+    where = engine.url.database or engine.url.render_as_string(hide_password=True)
+    reason = str(err.orig)
+    if "locked" in reason or "busy" in reason:
+        return f"the database {where} is locked by another process (waited 10 s): {reason}"
+    if "readonly" in reason or "read-only" in reason:
+        return f"the database {where} is read-only for this user: {reason}"
+    if "unable to open" in reason:
+        return (f"the database {where} cannot be opened (is it a file, and may this user "
+                f"read and write it and its folder?): {reason}")
+    if "not a database" in reason or "malformed" in reason:
+        return f"the database {where} is damaged or not a SQLite database: {reason}"
+    return f"the database {where} cannot be used: {reason}"
 
 
 def check_current(engine: Engine) -> None:

@@ -110,6 +110,11 @@ def test_check_current_refuses_another_revision(url: str):
 def test_cli_db_upgrade_and_current(tmp_path: Path, url: str):
     runner = CliRunner()
     env = {"PBM_DATABASE_URL": url}
+    missing = runner.invoke(main, ["db", "current"], env=env)
+    assert missing.exit_code == 2
+    assert f"no database at {tmp_path / 'pbm.sqlite'}" in missing.stderr
+    assert not (tmp_path / "pbm.sqlite").exists()
+    (tmp_path / "pbm.sqlite").touch()  # an empty file is an empty database
     before = runner.invoke(main, ["db", "current"], env=env)
     assert before.exit_code == 0, before.output
     assert before.output.startswith("empty")
