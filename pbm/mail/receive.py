@@ -27,7 +27,6 @@ from pbm.config import Config, LimitSettings
 from pbm.context import Context, Reply, shorten
 from pbm.db import rates
 from pbm.db.models import InboundMessage, InboundStatus, OutboxMail, OutboxStatus, utcnow
-from pbm.mail import bounces
 from pbm.mail import inbound as parsing
 from pbm.mail.compose import compose
 from pbm.mail.replies import consolidate
@@ -223,9 +222,12 @@ def handle(session: Session, config: Config, record: InboundMessage,
             log.exception("cannot parse inbound mail %s", record.id)
             return []
     mail, found = prepared.mail, prepared.found
-    notices = bounces.take(session, config, record, mail, record.processed_at)
-    if notices is not None:  # a bounce: never answered, but its address's owner may be told
-        return queue(session, config, notices, record, None)
+    if mail.auto:  # only automatic mail can be a bounce (and only then is its reader loaded)
+        from pbm.mail import bounces
+
+        notices = bounces.take(session, config, record, mail, record.processed_at)
+        if notices is not None:  # a bounce: never answered, but its owner may be told
+            return queue(session, config, notices, record, None)
     if mail.auto or mail.sender == config.server.address.lower():
         # Never answer robots, nor ourselves: a reply to a reply is how mail loops start.
         record.status = InboundStatus.IGNORED
