@@ -137,19 +137,22 @@ def _nag(ctx: Context, pos: Position, seat: Seat, wait: timedelta, forfeit: time
     seat.last_nag_wait = seconds
     userid = seat.user.userid
     days = wait // DAY
-    lines = [f"It is {userid}'s move on {pos.title} board {pos.board.number}, and {userid} "
-             f"has not moved for {days} day{'s' if days != 1 else ''}."]
+    # Short lines: a board mail keeps within 76 columns, so no mail client rewraps it.
+    lines = [f"It is {userid}'s move on {pos.title} board {pos.board.number}.",
+             f"{userid} has not moved for {days} day{'s' if days != 1 else ''}."]
     if last_call:
         deadline = ctx.now + LAST_CALL
-        lines.append("The server could not look at the clocks for a while (it was down), so "
-                     f"instead of losing on time now, {userid} has until "
-                     f"{deadline:%Y-%m-%d %H:%M} UTC (in {_days_text(LAST_CALL)}) to move.")
+        lines += ["The server could not look at the clocks for a while (it was down),",
+                  "so instead of losing on time now,",
+                  f"{userid} has until {deadline:%Y-%m-%d %H:%M} UTC "
+                  f"(in {_days_text(LAST_CALL)}) to move."]
     else:
         forfeit_at = _forfeit_wait(seat, nag, forfeit)
         assert forfeit_at is not None
         deadline = ctx.now + (forfeit_at - wait)
-        lines.append(f"If no move is made by {deadline:%Y-%m-%d %H:%M} UTC "
-                     f"(in {_days_text(forfeit_at - wait)}), {userid} forfeits the game on time.")
+        lines += [f"If no move is made by {deadline:%Y-%m-%d %H:%M} UTC "
+                  f"(in {_days_text(forfeit_at - wait)}),",
+                  f"{userid} forfeits the game on time."]
     lines.append(f"Away? 'vacation {userid} PASSWORD DAYS' stops your clocks.")
     body = "\n".join(lines) + "\n\n" + board_text(pos, seat.position, now=ctx.now)
     subject = f"Nag: {pos.title} Board {pos.board.number} {userid}"
