@@ -23,6 +23,8 @@ Move = TypeVar("Move")
 
 Viewer = int | None
 
+PICTURE_WIDTH = 360  # CSS pixels: the narrowest common phone screen (draw() below)
+
 
 class UserError(Exception):
     """An error the player caused; its message is fit to mail back to them as it is."""
@@ -155,6 +157,18 @@ class Game(ABC, Generic[State, Move]):
     @abstractmethod
     def render(self, state: State, viewer: Viewer) -> str:
         """The ASCII board and game-specific status, as `viewer` may see it."""
+
+    def draw(self, state: State, viewer: Viewer) -> str | None:
+        """The board drawn in HTML as `viewer` may see it, for the text/html part of mails.
+
+        A fragment (no <html> or <body>) with inline CSS only: no script, no images, no
+        fonts, no links to anything outside the mail; at most PICTURE_WIDTH pixels wide so
+        it fits a phone. It shows no more than render() shows this viewer, and highlights
+        the last move. Every cell carries data-cell="<its name>" (as in move notation), so
+        tests and tools can find it. None: the game draws no picture and its mails stay
+        plain text.
+        """
+        return None
 
     @abstractmethod
     def legal_moves(self, state: State, seat: int) -> Iterable[Move]:
