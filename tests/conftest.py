@@ -32,11 +32,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.fixture
 def golden(request: pytest.FixtureRequest):
-    """check(name, text): compare text with tests/games/golden/<name>.txt (or rewrite it)."""
+    """check(name, text, suffix=".txt"): compare text with tests/games/golden/<name><suffix>
+    (or rewrite it); an HTML golden takes suffix=".html" so a browser can open it."""
     regen = request.config.getoption("--regen-golden")
 
-    def check(name: str, text: str) -> None:
-        path = GOLDEN_DIR / f"{name}.txt"
+    def check(name: str, text: str, suffix: str = ".txt") -> None:
+        path = GOLDEN_DIR / f"{name}{suffix}"
         if regen:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
