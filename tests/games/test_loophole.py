@@ -6,7 +6,6 @@ import json
 import random
 from collections import Counter, deque
 from itertools import combinations
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -20,16 +19,16 @@ from pbm.games.loophole.game import (
     HELP_DIAGRAMS,
     LoopholeState,
     Placement,
-    board_text,
     cells_from_rows,
     new_state,
     position,
     status_lines,
 )
+from pbm.games.loophole.rhombus import board_text
+from tests.games.loophole_figures import figure_rows
 from tests.games.playout import random_playout, replay
 
 BLACK, WHITE = 0, 1
-FIXTURES = Path(__file__).parent / "fixtures"
 NODES = ("C", "W1", "W2")
 
 
@@ -126,13 +125,6 @@ def rows_of(state: LoopholeState) -> list[str]:
 
 
 # ----- figures -------------------------------------------------------------------------------
-
-
-def figure_rows(number: int) -> list[str]:
-    """A source figure, transcribed with the collapsed window cells put back as '-'."""
-    lines = (FIXTURES / f"loophole_fig{number}.txt").read_text(encoding="utf-8").splitlines()
-    assert lines[0].startswith(f"Figure {number}:")
-    return lines[1:]
 
 
 def mirror(rows: list[str]) -> list[str]:
@@ -488,70 +480,6 @@ def test_prompt_suggests_an_empty_cell_to_the_mover_only():
     GAME.parse(after, WHITE, suggested)  # the suggestion is a legal move
 
 
-# ----- rendering ---------------------------------------------------------------------------
-
-START_BOARD = """\
-      A B C D E F G H I J K L M N O P Q R S
-      # # # # # # # # # # # # # # # # # # #
- 1  O . . . . . . . . . . . . . . . . . . . O  1
- 2  O . . . . . . . . . . . . . . . . . . . O  2
- 3  O . . . . . . . . . . . . . . . . . . . O  3
- 4  O . . . . . . . . . . . . # # # . . . . O  4
- 5  O . . . . . . . . . . . O       O . . . O  5
- 6  O . . . . . . . . . . . O       O . . . O  6
- 7  O . . . . . . . . . . . O       O . . . O  7
- 8  O . . . . . . . . . . . . # # # . . . . O  8
- 9  O . . . . . . . . . . . . . . . . . . . O  9
-10  O . . . . . . . . . . . . . . . . . . . O  10
-11  O . . . . . . . . . . . . . . . . . . . O  11
-12  O . . . . # # # . . . . . . . . . . . . O  12
-13  O . . . O       O . . . . . . . . . . . O  13
-14  O . . . O       O . . . . . . . . . . . O  14
-15  O . . . O       O . . . . . . . . . . . O  15
-16  O . . . . # # # . . . . . . . . . . . . O  16
-17  O . . . . . . . . . . . . . . . . . . . O  17
-18  O . . . . . . . . . . . . . . . . . . . O  18
-19  O . . . . . . . . . . . . . . . . . . . O  19
-      # # # # # # # # # # # # # # # # # # #
-      A B C D E F G H I J K L M N O P Q R S
-"""
-
-
-def test_start_render_is_the_source_layout():
-    start = GAME.start({}, 0)
-    assert GAME.render(start, None) == (
-        START_BOARD + "\nBlack (#) loops: none\nWhite (O) loops: none\n"
-    )
-    assert GAME.render(start, BLACK) == GAME.render(start, WHITE) == GAME.render(start, None)
-
-
-def test_last_stone_is_bracketed_without_moving_columns():
-    state = GAME.start({}, 0)
-    for text in ("A1", "S19", "P4"):
-        state = GAME.play(state, state.seat_to_move, GAME.parse(state, state.seat_to_move, text))
-    text = board_text(state)
-    lines = text.splitlines()
-    assert lines[5] == " 4  O . . . . . . . . . . . . # # #[#]. . . O  4"
-    assert lines[20] == "19  O . . . . . . . . . . . . . . . . . . O O  19"
-    assert text.count("[") == text.count("]") == 1
-    plain = text.replace("[", " ").replace("]", " ")
-    assert all(len(a) == len(b) for a, b in zip(plain.splitlines(), START_BOARD.splitlines()))
-    assert status_lines(state)[-1] == "Last stone: Black P4, shown as [#]."
-    state = GAME.play(state, WHITE, GAME.parse(state, WHITE, "A2"))
-    assert board_text(state).splitlines()[3] == " 2  O[O]. . . . . . . . . . . . . . . . . . O  2"
-
-
-def test_render_lists_each_players_loops_wrapped_within_78_columns():
-    state = new_state(cells_from_rows(figure_rows(8)))
-    lines = GAME.render(state, None).splitlines()
-    assert lines[-3:] == [
-        "Black (#) loops: single node loop through C, double node loop through W1",
-        "    and W2, triple node loop through C, W1 and W2",
-        "White (O) loops: none",
-    ]
-    assert all(len(line) < 78 for line in lines)
-
-
 # ----- help --------------------------------------------------------------------------------
 
 
@@ -567,9 +495,9 @@ def test_help_page_layout_and_diagrams():
     assert "[[" not in page and "]]" not in page
     for black, white in HELP_DIAGRAMS.values():
         state = position(black, white)
-        for line in board_text(state).splitlines() + status_lines(state):
+        for line in board_text(state.cells).splitlines() + status_lines(state):
             assert ("    " + line).rstrip() in lines
-    assert all(len(line) < 78 for line in lines)
+    assert all(len(line) <= 76 for line in lines)
 
 
 @pytest.mark.parametrize(

@@ -29,11 +29,11 @@ from pbm.games.loophole.board import (
     loop_masks,
     named,
 )
+from pbm.games.loophole.rhombus import LAST_CLOSE, LAST_OPEN, board_text
 from pbm.games.text import number_word
 
 SEATS = ("Black", "White")
 EXAMPLE = "K10"
-LAST_OPEN, LAST_CLOSE = "[", "]"
 STORED_HOLE = "-"  # how a window cell is spelt in encode(); blank would be easy to mangle
 
 _MOVE_RE = re.compile(r"^\s*([A-Za-z])\s*(\d{1,4})\s*$")
@@ -182,7 +182,7 @@ class Loophole(Game[LoopholeState, Placement]):
     # ----- showing --------------------------------------------------------------------
     def render(self, state: LoopholeState, viewer: Viewer) -> str:
         # Loophole has no hidden information: every viewer sees the same board.
-        return board_text(state) + "\n" + "\n".join(status_lines(state)) + "\n"
+        return board_text(state.cells, state.last) + "\n" + "\n".join(status_lines(state)) + "\n"
 
     # ----- storing --------------------------------------------------------------------
     def encode(self, state: LoopholeState) -> Any:
@@ -236,39 +236,8 @@ def cells_from_rows(rows: Iterable[str]) -> bytes:
     return cells
 
 
-# ----- the board as text --------------------------------------------------------------------
-# A row is printed as its number, two spaces, then a strip: the left 'O' border, a cell every
-# second character, the right 'O' border. The character either side of a cell is a space,
-# except around the last stone placed, which stands in brackets like [#] without moving any
-# column.
-_INDENT = 6  # where cell A sits in every line, letters and '#' rows included
-_STRIP = 2 * SIZE + 3  # 'O', then ' x' per cell, then ' O'
-
-
-def _frame_line(chars: str) -> str:
-    return " " * _INDENT + " ".join(chars)
-
-
-def _row_strip(state: LoopholeState, row: int) -> str:
-    strip = [" "] * _STRIP
-    strip[0] = strip[-1] = "O"
-    for col in range(SIZE):
-        strip[2 + 2 * col] = STONE_CHARS[state.cells[index(col, row)]]
-    if state.last >= 0 and state.last // SIZE == row:
-        at = 2 + 2 * (state.last % SIZE)
-        strip[at - 1], strip[at + 1] = LAST_OPEN, LAST_CLOSE
-    return "".join(strip)
-
-
-def board_text(state: LoopholeState) -> str:
-    """The board in the source's layout, columns aligned, windows blank, last stone marked."""
-    letters = _frame_line(COLUMNS)
-    edge = _frame_line("#" * SIZE)
-    rows = [f"{row + 1:>2}  {_row_strip(state, row)}  {row + 1}" for row in range(SIZE)]
-    return "\n".join([letters, edge, *rows, edge, letters]) + "\n"
-
-
-STATUS_WIDTH = 72  # leaves room for the help page's indent within 78 columns
+# ----- the text under the board ------------------------------------------------------------
+STATUS_WIDTH = 72  # leaves room for the help page's indent within 76 columns
 
 
 def loops_lines(state: LoopholeState, seat: int) -> list[str]:
