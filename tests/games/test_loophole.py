@@ -1,4 +1,7 @@
-"""Loophole: the source's eight figures, White's mirror cases, errors, renders and playouts."""
+"""Loophole: the source's eight figures, White's mirror cases, errors, help and playouts.
+
+The board as drawn is tested in test_loophole_rhombus.py.
+"""
 
 from __future__ import annotations
 

@@ -243,7 +243,7 @@ def test_every_line_of_a_random_game_fits_76_columns(seed):
     for seat, notation in playout.log:
         state = GAME.play(state, seat, GAME.parse(state, seat, notation))
         for viewer in (None, 0, 1):
-            assert max(len(line) for line in GAME.render(state, viewer).splitlines()) <= 76
+            assert max(len(line) for line in GAME.render(state, viewer).splitlines()) <= MAX_WIDTH
 
 
 # ----- the last stone ----------------------------------------------------------------------
@@ -308,3 +308,14 @@ def test_figure_2_column_c_and_its_kink():
     assert all(page.shown[f"D{r}"] == "#" for r in range(1, 5))
     assert touching(page.cells["D4"], page.cells["C5"])  # the step to column C ...
     assert rule_neighbours("D4", "C5")  # ... is a rule neighbour
+
+
+def test_render_lists_each_players_loops_wrapped_within_76_columns():
+    state = new_state(cells_from_rows(figure_rows(8)))
+    lines = GAME.render(state, None).splitlines()
+    assert lines[-3:] == [
+        "Black (#) loops: single node loop through C, double node loop through W1",
+        "    and W2, triple node loop through C, W1 and W2",
+        "White (O) loops: none",
+    ]
+    assert all(len(line) <= MAX_WIDTH for line in lines)

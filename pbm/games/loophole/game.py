@@ -1,4 +1,4 @@
-"""Loophole's rule module: placing stones, finding the winner, the board as text."""
+"""Loophole's rule module: placing stones, finding the winner, showing the board."""
 
 from __future__ import annotations
 
@@ -237,6 +237,7 @@ def cells_from_rows(rows: Iterable[str]) -> bytes:
 
 
 # ----- the text under the board ------------------------------------------------------------
+
 STATUS_WIDTH = 72  # leaves room for the help page's indent within 76 columns
 
 
