@@ -299,7 +299,7 @@ def test_figure_5_top_edge_to_w1_is_a_joined_line():
     assert [line.index("#", 6) for line in lines[2:6]] == [36, 35, 34, 33]
 
 
-def test_figure_2_column_c_and_its_kink():
+def test_figure_2_a_column_leans_right_and_its_step_left_touches():
     # Black's C-loop runs down column D from the top edge, over to C and down; on the page a
     # column leans right, one character a row.
     page = read_page(GAME.render(new_state(cells_from_rows(figure_rows(2))), None))
