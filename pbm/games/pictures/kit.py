@@ -89,6 +89,10 @@ def spacer(width: int, height: int = 1, background: str = "transparent") -> str:
 
 
 def row(cells: Iterable[str]) -> str:
-    """A table row of `cells` (each '<td>...</td>' text)."""
-    return f"<tr>{''.join(cells)}</tr>"
+    """A table row of `cells` (each '<td>...</td>' text), ending its line of the HTML.
+
+    One row a line keeps a mail's lines short and a picture's diffs readable; a line break
+    between rows draws nothing.
+    """
+    return f"<tr>{''.join(cells)}</tr>\n"
 
