@@ -35,7 +35,7 @@ SPOT = 11  # a cell, drawn as a round spot of wood (or a stone) this many pixels
 GAP = 1  # between the spots of a row
 PITCH = SPOT + GAP  # from one cell to the next in a row; the rows shift by half of it
 SHIFT = PITCH // 2
-NUMBER_WIDTH = 14  # the row numbers, left of each row
+NUMBER_WIDTH = 12  # the row numbers, left of each row
 EDGE_WIDTH = 5  # the strips that mark each player's edges
 ROW_WIDTH = SIZE * PITCH + GAP
 
