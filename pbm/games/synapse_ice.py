@@ -119,6 +119,7 @@ class SynapseState:
     forced: Cell | None  # where the next piece must go; None before the first move
     turn: int  # the seat to place next
     placements: int
+    last: Cell | None = None  # the square of the last piece laid, for the picture
 
     def at(self, square: Cell) -> Piece | None:
         return self.board[GRID.index(square)]
@@ -177,6 +178,7 @@ class SynapseIce(Game[SynapseState, Move]):
             forced=move.target,
             turn=1 - seat,
             placements=state.placements + 1,
+            last=move.square,
         )
 
     def notation(self, move: Move) -> str:
@@ -220,6 +222,11 @@ class SynapseIce(Game[SynapseState, Move]):
         lines += self._status_lines(state)
         return "\n".join(lines) + "\n"
 
+    def draw(self, state: SynapseState, viewer: Viewer) -> str:
+        from pbm.games.pictures.synapse_ice import draw  # lazily: only board mails draw
+
+        return draw(state, viewer)
+
     def _board_lines(self, state: SynapseState) -> list[str]:
         header = "     " + "    ".join(COLUMNS)
         lines = [header]
@@ -258,6 +265,7 @@ class SynapseIce(Game[SynapseState, Move]):
             "forced": None if state.forced is None else state.forced.name,
             "turn": state.turn,
             "placements": state.placements,
+            "last": None if state.last is None else state.last.name,
         }
 
     def decode(self, data: Any) -> SynapseState:
@@ -266,7 +274,9 @@ class SynapseIce(Game[SynapseState, Move]):
         )
         red, green = ((s[0], s[1], s[2]) for s in data["stashes"])
         forced = None if data["forced"] is None else GRID.named(data["forced"])
-        return SynapseState(board, (red, green), forced, data["turn"], data["placements"])
+        # Snapshots stored before `last` was kept have none: the picture then marks nothing.
+        last = None if data.get("last") is None else GRID.named(data["last"])
+        return SynapseState(board, (red, green), forced, data["turn"], data["placements"], last)
 
     # ----- helping --------------------------------------------------------------------
     def help_figures(self) -> dict[str, str]:

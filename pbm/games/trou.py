@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pbm.games.base import Game, GameInfo, IllegalMove, InvalidMove, Outcome, Viewer
@@ -53,9 +53,14 @@ class Placement:
 
 @dataclass(frozen=True)
 class TrouState:
-    """The grid, row by row from A1 to C3; everything else follows from it."""
+    """The grid, row by row from A1 to C3; everything else follows from it.
+
+    `last` is the cell of the last pawn placed, for the picture to highlight; it is no part
+    of the position (two move orders reaching one board are one position).
+    """
 
     board: tuple[Pawn | None, ...] = (None,) * (SIZE * SIZE)
+    last: Cell | None = field(default=None, compare=False)
 
     def at(self, cell: Cell) -> Pawn | None:
         return self.board[GRID.index(cell)]
@@ -220,7 +225,7 @@ class Trou(Game[TrouState, Placement]):
     def play(self, state: TrouState, seat: int, move: Placement) -> TrouState:
         board = list(state.board)
         board[GRID.index(move.cell)] = Pawn(seat, move.value)
-        return TrouState(tuple(board))
+        return TrouState(tuple(board), move.cell)
 
     def notation(self, move: Placement) -> str:
         return f"{move.value}{move.cell.name}"
@@ -267,15 +272,23 @@ class Trou(Game[TrouState, Placement]):
             lines.extend(_scoring_lines(score))
         return "\n".join(lines) + "\n"
 
+    def draw(self, state: TrouState, viewer: Viewer) -> str:
+        from pbm.games.pictures.trou import draw  # lazily: only board mails draw
+
+        return draw(state, viewer)
+
     # ----- storing --------------------------------------------------------------------
     def encode(self, state: TrouState) -> Any:
-        return {"board": [None if p is None else [p.seat, p.value] for p in state.board]}
+        board = [None if p is None else [p.seat, p.value] for p in state.board]
+        return {"board": board, "last": None if state.last is None else state.last.name}
 
     def decode(self, data: Any) -> TrouState:
         board = tuple(None if p is None else Pawn(int(p[0]), int(p[1])) for p in data["board"])
         if len(board) != SIZE * SIZE:
             raise ValueError(f"a Trou board has {SIZE * SIZE} cells, not {len(board)}")
-        return TrouState(board)
+        # Snapshots stored before `last` was kept have none: the picture then rings nothing.
+        last = data.get("last")
+        return TrouState(board, None if last is None else GRID.named(last))
 
     # ----- helping --------------------------------------------------------------------
     def help_figures(self) -> dict[str, str]:

@@ -65,3 +65,34 @@ def frame(inner: str) -> str:
     """The whole picture: never wider than a phone, centred, with the board's colours."""
     style = css(max_width=PICTURE_WIDTH, margin="0 auto", padding="8px 0", color=TEXT)
     return f'<div style="{style};{FONT}">{inner}</div>'
+
+
+# ----- added for Loophole, Trou and Synapse-Ice ---------------------------------------------
+RED = "#c0392b"  # Red's pieces (Trou, Synapse-Ice)
+GREEN = "#2e8b3a"  # Green's pieces (Synapse-Ice)
+# The last move's cell, where a red ring would be lost on a red piece.
+LAST_BACKGROUND = "#f7dc6f"
+
+
+def label(text: str, width: int, height: int, align: str = "center", size: int = 9) -> str:
+    """A cell of the frame round a board (a column letter, a row number): not a board cell."""
+    style = css(width=width, height=height, padding=0, font_size=size, color=EDGE,
+                text_align=align, line_height=f"{height}px")
+    return f'<td style="{style};{FONT}">{escape(text)}</td>'
+
+
+def spacer(width: int, height: int = 1, background: str = "transparent") -> str:
+    """An empty table cell that only takes room (a shift, a gap, a strip of colour)."""
+    style = css(width=width, min_width=width, height=height, padding=0, background=background,
+                font_size=0, line_height=0)
+    return f'<td style="{style}"></td>'
+
+
+def row(cells: Iterable[str]) -> str:
+    """A table row of `cells` (each '<td>...</td>' text), ending its line of the HTML.
+
+    One row a line keeps a mail's lines short and a picture's diffs readable; a line break
+    between rows draws nothing.
+    """
+    return f"<tr>{''.join(cells)}</tr>\n"
+

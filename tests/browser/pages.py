@@ -1,0 +1,12 @@
+"""A board picture put in a page of its own, as a mail client would show the HTML part."""
+
+from __future__ import annotations
+
+from pbm.games.base import PICTURE_WIDTH
+
+
+def page(fragment: str, width: int = PICTURE_WIDTH) -> str:
+    """A whole HTML page holding `fragment` in a body `width` pixels wide, white, no margin."""
+    return ('<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>pbm picture</title>'
+            f'</head>\n<body style="margin:0;width:{width}px;background:#ffffff">\n'
+            f"{fragment}\n</body></html>\n")
