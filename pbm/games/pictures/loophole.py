@@ -10,9 +10,9 @@ from pbm.games.loophole.board import (
     EMPTY,
     HOLE,
     SIZE,
+    WHITE,
     cell_name,
     describe_loops,
-    index,
 )
 from pbm.games.loophole.game import SEATS, LoopholeState
 from pbm.games.pictures.kit import (
@@ -42,10 +42,15 @@ ROW_WIDTH = SIZE * PITCH + GAP
 
 def draw(state: LoopholeState, viewer: Viewer) -> str:
     """The board with its stones, windows, edges and labels, the last stone ringed."""
-    # Loophole hides nothing: every viewer sees the same picture.
-    lines = [_letters(0), _black_edge(0)]
-    lines += [_board_row(state, r) for r in range(SIZE)]
-    lines += [_black_edge(SIZE - 1), _letters(SIZE - 1)]
+    # Loophole hides nothing: every viewer sees the same picture. Every board mail draws
+    # one, so all that does not depend on the position was built once, below.
+    cells, last = state.cells, state.last
+    lines = [_TOP]
+    for r, (before, after) in enumerate(_ROW_ENDS):
+        spots = "".join(_CELL[cells[at]][at] if at != last else _LAST_CELL[cells[at]][at]
+                        for at in range(r * SIZE, (r + 1) * SIZE))
+        lines.append(before + spots + after)
+    lines.append(_BOTTOM)
     board = table([row([f"<td>{''.join(lines)}</td>"])])
     return frame(board + caption(_caption_lines(state)))
 
@@ -75,29 +80,32 @@ def _white_edge() -> str:
     return f'<td style="{style}"></td>'
 
 
-def _board_row(state: LoopholeState, r: int) -> str:
+def _row_ends(r: int) -> tuple[str, str]:
+    """What comes before and after the cells of board row `r`: its shift, number and edges."""
     number = label(str(r + 1), NUMBER_WIDTH, SPOT, align="right")
     # The cells' own table keeps a gap between spots, so that round spots do not touch.
-    spots = table([row(_cell(state, index(c, r)) for c in range(SIZE))],
+    marker = "\0"
+    spots = table([row([marker])],
                   css(margin=0, border_collapse="separate", border_spacing=f"{GAP}px 0"))
-    return _line(r, [number, _white_edge(), f'<td style="padding:0">{spots}</td>',
+    line = _line(r, [number, _white_edge(), f'<td style="padding:0">{spots}</td>',
                      _white_edge()])
+    before, after = line.split(marker)
+    return before, after
 
 
-def _cell(state: LoopholeState, at: int) -> str:
+def _cell(code: int, at: int, last: bool) -> str:
     """A cell drawn as a round spot: wood when empty, else the stone; nothing for a window.
 
     Every byte here counts 343 times (some clients clip a mail's HTML past about 100 KB),
     so the cell itself is the spot: no element inside it.
     """
-    code = state.cells[at]
     if code == HOLE:
         # Window cells do not exist: no cell, no wood, only the page showing through.
         return f'<td style="{_size(SPOT)}"></td>'
     if code == EMPTY:
         return cell(cell_name(at), "", f"{_size(SPOT)};{css(background=BOARD)}")
     fill = DARK if code == BLACK else LIGHT
-    ring, width = (LAST, 2) if at == state.last else (OUTLINE, 1) if code != BLACK else (None, 0)
+    ring, width = (LAST, 2) if last else (OUTLINE, 1) if code != BLACK else (None, 0)
     style = f"{_size(SPOT - 2 * width)};{css(background=fill)}"
     if ring:
         style += f";border:{width}px solid {ring}"
@@ -107,6 +115,16 @@ def _cell(state: LoopholeState, at: int) -> str:
 def _size(inner: int) -> str:
     """A round cell `inner` pixels across inside its ring (the ring adds to it)."""
     return css(width=inner, height=inner, padding=0, border_radius="50%")
+
+
+# Every cell's HTML for every code it can hold (EMPTY, BLACK, WHITE, HOLE), with and
+# without the last-stone ring: drawing a board is then only picking strings.
+_CODES = (EMPTY, BLACK, WHITE, HOLE)
+_CELL = {code: [_cell(code, at, False) for at in range(SIZE * SIZE)] for code in _CODES}
+_LAST_CELL = {code: [_cell(code, at, True) for at in range(SIZE * SIZE)] for code in _CODES}
+_ROW_ENDS = [_row_ends(r) for r in range(SIZE)]
+_TOP = _letters(0) + _black_edge(0)
+_BOTTOM = _black_edge(SIZE - 1) + _letters(SIZE - 1)
 
 
 def _caption_lines(state: LoopholeState) -> list[str]:
