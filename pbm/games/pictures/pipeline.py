@@ -63,6 +63,7 @@ def draw(state: State, viewer: Viewer) -> str:
     last = _last_move(state)
     shown = shown_pipes(state, viewer)
     parts = [_pawn_board(state, last), _board_legend()]
+    boards = []
     if state.phase in (Phase.PLAY, Phase.OVER):
         parts.append(_supply(state))
         readings = state.last_readings()
@@ -71,12 +72,12 @@ def draw(state: State, viewer: Viewer) -> str:
                         dict(readings[seat]) if readings else {}, last)
             for seat in (0, 1)
         ]
+    elif shown:  # while pipelines are being sent, the viewer's own is drawn on its board
+        boards = [_pipe_board(state, shown[0], viewer, state.pipes[shown[0]], {}, last)]
+    if boards:
         parts.append(f'<div style="{css(text_align="center", margin="6px 0 0")}">'
                      + "".join(boards) + "</div>")
-        parts.append(_reading_legend(bool(shown)))
-    elif shown:
-        pipe = state.pipes[shown[0]]
-        parts.append(_pipe_board(state, shown[0], viewer, pipe, {}, last))
+    parts.append(_pipe_legend(state.phase in (Phase.PLAY, Phase.OVER), bool(shown)))
     parts.append(caption(last.words))
     return frame("".join(parts))
 
@@ -115,7 +116,8 @@ def _board_legend() -> str:
     return legend([
         (_swatch(COIN["H"]), "head coin"),
         (_swatch(COIN["T"]), "tail coin"),
-        *((disc(12, PAWN[c]), f"{c.word} pawn") for c in Colour),
+        ("", "pawns:"),
+        *((disc(12, PAWN[c]), c.word) for c in Colour),
     ])
 
 
@@ -214,13 +216,16 @@ def _node(name: str, on_pipe: bool, hole: bool, linked: set[str], reading: Readi
             + "".join(f"<tr>{row}</tr>" for row in rows) + "</table>")
 
 
-def _reading_legend(pipes_shown: bool) -> str:
-    entries = [(disc(12, READING[r], label="×" if r is Reading.MISS else ""), r.value)
-               for r in (Reading.BLUE, Reading.YELLOW, Reading.GREEN, Reading.EMPTY,
-                         Reading.MISS)]
-    if pipes_shown:
+def _pipe_legend(readings: bool, pipes: bool) -> str:
+    """What the marks on the pipelines' boards mean: readings in play, pipes where drawn."""
+    entries = []
+    if readings:
+        entries = [("", "White pawns read:")] + [
+            (disc(12, READING[r], label="×" if r is Reading.MISS else ""), r.value)
+            for r in (Reading.BLUE, Reading.YELLOW, Reading.GREEN, Reading.EMPTY, Reading.MISS)]
+    if pipes:
         entries += [(_swatch(PIPE), "pipe"), (_swatch(HOLE), "hole")]
-    return legend([("", "White pawns read:"), *entries])
+    return legend(entries) if entries else ""
 
 
 # ----- the last move -------------------------------------------------------------------------
