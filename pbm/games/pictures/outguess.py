@@ -33,14 +33,14 @@ SHADE = "#dcb877"  # every other square, so rows and columns are easy to follow
 FILL = (LIGHT, DARK)  # White's pieces, Black's
 INK = (DARK, LIGHT)  # the arrow drawn on each
 # The arrow says which way the side that is up lets the piece step.
-ARROW = {True: "\u2195", False: "\u2194"}  # heads: up or down; tails: sideways
+ARROW = {True: "\u21d5", False: "\u21d4"}  # heads: up or down; tails: sideways
 
 
 def draw(state: OutguessState, guess: int | None, status: Sequence[str]) -> str:
     """The picture for a viewer to whom `guess` (or nothing) is shown and `status` is told."""
     notes = []
     if guess is not None:
-        notes.append(f"The dashed square is the named piece ({cell_name(guess)}).")
+        notes.append(f"The dashed square ({cell_name(guess)}) is the one the guess named.")
     parts = [
         _board(state, guess),
         _legend(),
