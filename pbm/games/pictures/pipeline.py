@@ -8,7 +8,7 @@ The readings are those stored in the log, never worked out again from a pipeline
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from pbm.games.base import Viewer
 from pbm.games.pictures.kit import (
@@ -55,7 +55,7 @@ class Highlight:
     pawns: frozenset[str] = frozenset()
     coin: str | None = None
     guess: tuple[int, frozenset[str]] | None = None  # (seat whose pipeline, squares named)
-    words: list[str] = field(default_factory=list)
+    words: tuple[str, ...] = ()
 
 
 def draw(state: State, viewer: Viewer) -> str:
@@ -240,17 +240,17 @@ def _last_move(state: State) -> Highlight:
             verdict = "right" if entry.right else "wrong"
             cells = ",".join(entry.guess.cells)
             return Highlight(guess=(1 - entry.seat, frozenset(entry.guess.cells)),
-                             words=[f"Last move: {who} guessed {cells}, {verdict}."])
+                             words=(f"Last move: {who} guessed {cells}, {verdict}.",))
         assert isinstance(entry, ProbeEntry)
         steps = entry.probe.steps
         text = ",".join(step.notation() for step in steps)
         moved = {step.source for step in steps if step.source is not None}
         reached = {step.target for step in steps}
         return Highlight(squares=frozenset(moved | reached), pawns=frozenset(reached),
-                         words=[f"Last move: {who}'s probe {text}."])
+                         words=(f"Last move: {who}'s probe {text}.",))
     if state.phase is Phase.TAIL_COIN:
-        return Highlight(coin=state.head, words=[f"Last move: the head coin on {state.head}."])
+        return Highlight(coin=state.head, words=(f"Last move: the head coin on {state.head}.",))
     if state.tail is not None and state.pipes == (None, None):
-        return Highlight(coin=state.tail, words=[f"Last move: the tail coin on {state.tail}."])
+        return Highlight(coin=state.tail, words=(f"Last move: the tail coin on {state.tail}.",))
     return Highlight()
 
