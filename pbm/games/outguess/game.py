@@ -102,6 +102,10 @@ class OutguessState:
     reason: str = ""
     # Ended by a resignation (not by the rules): the pending guess is revealed.
     concluded: bool = False
+    # The squares the last turn's steps and drops left and reached: public, like the moves,
+    # kept so that the board picture can highlight them (empty in snapshots made before).
+    left: frozenset[int] = frozenset()
+    reached: frozenset[int] = frozenset()
 
     @property
     def guesser(self) -> int:
@@ -390,6 +394,8 @@ class Outguess(Game[OutguessState, Turn]):
             board=tuple(sim.board),
             reserves=(sim.reserves[0], sim.reserves[1]),
             last=LastTurn(state.mover, state.guess, sim.count),
+            left=frozenset(a.src for a in move.actions if isinstance(a, Step)),
+            reached=frozenset(action.dst for action in move.actions),
         )
         if sim.end is not None:
             return replace(after, winner=state.mover, reason=sim.end)
@@ -459,6 +465,11 @@ class Outguess(Game[OutguessState, Turn]):
         lines.extend(_status(state, viewer))
         return "\n".join(lines) + "\n"
 
+    def draw(self, state: OutguessState, viewer: Viewer) -> str:
+        from pbm.games.pictures.outguess import draw  # lazily: only mails with HTML need it
+
+        return draw(state, shown_guess(state, viewer), _status(state, viewer))
+
     # ----- storing --------------------------------------------------------------------
     def encode(self, state: OutguessState) -> Any:
         return {
@@ -473,6 +484,8 @@ class Outguess(Game[OutguessState, Turn]):
             "winner": state.winner,
             "reason": state.reason,
             "concluded": state.concluded,
+            "left": sorted(map(cell_name, state.left)),
+            "reached": sorted(map(cell_name, state.reached)),
         }
 
     def decode(self, data: Any) -> OutguessState:
@@ -488,6 +501,8 @@ class Outguess(Game[OutguessState, Turn]):
             winner=data["winner"],
             reason=data["reason"],
             concluded=data.get("concluded", False),
+            left=frozenset(map(_square_named, data.get("left", []))),
+            reached=frozenset(map(_square_named, data.get("reached", []))),
         )
 
     # ----- helping --------------------------------------------------------------------
@@ -549,6 +564,16 @@ def board_lines(board: Board) -> list[str]:
         lines.append(line)
     lines.append(header.rstrip())
     return lines
+
+
+def shown_guess(state: OutguessState, viewer: Viewer) -> int | None:
+    """The square of a named piece that `viewer` may see, as _status() tells it: the
+    guesser's own pending guess, or the guess revealed once the game has ended."""
+    if state.winner is not None:
+        return None if state.last is None else state.last.guess
+    if state.concluded:
+        return state.guess
+    return state.guess if viewer == state.guesser else None
 
 
 def _status(state: OutguessState, viewer: Viewer) -> list[str]:

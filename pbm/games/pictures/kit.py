@@ -96,3 +96,27 @@ def row(cells: Iterable[str]) -> str:
     """
     return f"<tr>{''.join(cells)}</tr>\n"
 
+# ----- shared by the pictures of Pipeline and Outguess ------------------------------------
+LAST_TINT = "#f6cbbd"  # the background of squares the last move left or reached
+MINE = "#2a6fdb"  # what only this viewer is shown (their own secret): a dashed outline
+
+
+def grid(cells: Iterable[Iterable[str]], columns: Iterable[str], rows: Iterable[str],
+         size: int, style: str = "") -> str:
+    """A board of cell() texts, one list per row, with the column names above it and the row
+    names on its left; `size` is a cell's width and height in pixels."""
+    edge = 14
+    head = ("<tr>" + label("", edge, edge, size=11)
+            + "".join(label(c, size, edge, size=11) for c in columns))
+    body = ["<tr>" + label(name, edge, size, size=11) + "".join(row) + "</tr>"
+            for name, row in zip(rows, cells)]
+    return table([head + "</tr>", *body], style)
+
+
+def legend(entries: Iterable[tuple[str, str]]) -> str:
+    """A line of marks with their meaning, e.g. (disc(12, BLUE), 'blue pawn'), that wraps
+    on a narrow screen between entries, never inside one."""
+    style = css(display="inline-block", margin="2px 8px 2px 0", white_space="nowrap")
+    items = "".join(f'<span style="{style}">{mark + "&nbsp;" if mark else ""}{escape(meaning)}'
+                    "</span>" for mark, meaning in entries)
+    return f'<div style="{css(font_size=12, color=TEXT, margin="4px 0")};{FONT}">{items}</div>'

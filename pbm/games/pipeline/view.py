@@ -20,8 +20,7 @@ BOARD_LEGEND = "Board: H head coin, T tail coin; B blue, Y yellow, W white pawn.
 
 def render_lines(state: State, viewer: Viewer) -> list[str]:
     """Everything `viewer` may see: only their own pipeline until the game is over."""
-    over = state.phase is Phase.OVER
-    shown = [seat for seat in (0, 1) if state.pipes[seat] is not None and (over or viewer == seat)]
+    shown = shown_pipes(state, viewer)
     blocks = [titled("Board", draw_board(state.head, state.tail, state.board))]
     for seat in shown:
         pipe = state.pipes[seat]
@@ -37,6 +36,12 @@ def render_lines(state: State, viewer: Viewer) -> list[str]:
         if section:
             lines += ["", *section] if lines else list(section)
     return lines
+
+
+def shown_pipes(state: State, viewer: Viewer) -> list[int]:
+    """The seats whose pipeline `viewer` may see: their own, and both once the game is over."""
+    over = state.phase is Phase.OVER
+    return [seat for seat in (0, 1) if state.pipes[seat] is not None and (over or viewer == seat)]
 
 
 def _pipe_title(seat: int, viewer: Viewer) -> str:
