@@ -10,7 +10,6 @@ from sqlalchemy.orm import Session
 from pbm.config import LimitSettings, TimeSettings
 from pbm.db.models import Board, utcnow
 from pbm.games.base import UserError
-from pbm.views.width import fit
 
 
 @dataclass(frozen=True)
@@ -52,9 +51,9 @@ class Context:
     challenges: int = 0  # boards started by this mail
 
     def answer(self, subject: str, body: str) -> None:
-        """A reply to whoever sent the command; its long lines of prose wrapped to fit."""
+        """A reply to whoever sent the command."""
         to = (self.sender,) if self.sender else ()  # the operator's CLI prints them instead
-        self.replies.append(Reply(to, subject, fit(body), "answer"))
+        self.replies.append(Reply(to, subject, body, "answer"))
 
 
 class CommandError(UserError):
