@@ -51,7 +51,10 @@ def move_list(pos: Position, viewer: int | None, last_rows: int | None = RECENT_
         lines = ["   ".join(names)]
         rows = [_entry_lines(move, viewer, revealed, info.seats[move.seat]) for move in moves]
     else:
-        width = max(COLUMN, *(len(name) + 2 for name in names))
+        # As wide as the widest name or public text (a takeback's), never a secret's.
+        public = [f"{move.number:>3}. {move_seen(move, None, revealed)}" for move in moves]
+        widest = max(COLUMN, *(len(text) + 2 for text in [*names, *public]))
+        width = min(widest, WIDTH // info.players)
         lines = ["".join(name.ljust(width) for name in names).rstrip()]
         rows = [[row] for row in _column_rows(moves, viewer, revealed, info.players, width)]
     shown = rows if last_rows is None else rows[-last_rows:]
