@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 from pbm.accounts import confirmations
@@ -29,6 +30,7 @@ from pbm.games import registry
 from pbm.help import NoSuchPage, load_page
 from pbm.views.boardmail import announce_decline, send_board
 from pbm.views.listings import games_on_offer, send_listing
+from pbm.views.width import WIDTH
 
 
 def _check_password_word(password: str) -> None:
@@ -197,20 +199,26 @@ def commands_page() -> str:
     lines = ["Commands", "", "Account and server commands:"]
     for command in ACCOUNT_COMMANDS.values():
         lines.append(f"  {command.name} {command.syntax}".rstrip())
-        lines.append(f"      {command.description}")
+        lines += described(command.description)
     lines += ["", "Game commands (game = " + ", ".join(registry.names()) + "):"]
     for command in GAME_COMMANDS.values():
         lines.append(f"  game {command.name} {command.syntax}".rstrip())
-        lines.append(f"      {command.description}")
+        lines += described(command.description)
     lines += [
         "",
         "Put one command in the Subject of a mail. For several, make the Subject",
-        "'multiple' and write one command per line of the body; the commands end at a",
-        "line 'end', a signature line '-- ' or quoted text. With a single command in the",
-        "Subject, the body is a comment shown to the other players.",
+        "'multiple' and write one command per line of the body; the commands end at",
+        "a line 'end', a signature line '-- ' or quoted text. With a single command",
+        "in the Subject, the body is a comment shown to the other players.",
         "Userids, game names and commands are not case-sensitive; passwords are.",
     ]
     return "\n".join(lines) + "\n"
+
+
+def described(description: str) -> list[str]:
+    """A command's description under its syntax, indented, in lines that fit a mail."""
+    return textwrap.wrap(description, WIDTH, initial_indent=" " * 6, subsequent_indent=" " * 6,
+                         break_on_hyphens=False)
 
 
 def do_list(ctx: Context, inv: Invocation) -> None:

@@ -28,8 +28,7 @@ def turn_list(ctx: Context, user: User, which: Which = Which.ACTIVE) -> str:
     found, note = listed(ctx, None, [user], which)
     days = ctx.time.archive_days
     lines = [HEADINGS[which].format(userid=user.userid) + ":",
-             f"({MARK} = it is {user.userid}'s turn; finished boards are listed for {days} "
-             "days after they end)", ""]
+             f"({MARK}: {user.userid}'s turn; finished boards stay listed {days} days)", ""]
     for board in found:
         pos = position(board)
         seat = pos.seat_of(user)

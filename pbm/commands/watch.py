@@ -15,6 +15,7 @@ from pbm.db.models import Board, BoardStatus, EndNotice, User
 from pbm.games import registry
 from pbm.games.base import AnyGame
 from pbm.views.boardmail import board_text
+from pbm.views.width import fit
 
 
 def _watchable(board: Board, user: User, what: str) -> None:
@@ -46,8 +47,8 @@ def subscribe(ctx: Context, game: AnyGame, number: str, userid: str,
                            f"{board.number}' to look at it now and then.")
     watchers.subscribe(ctx.session, board, user)
     ctx.answer(f"{title} subscribed",
-               f"{user.userid} now watches {title}: every board mail of it comes to you too, "
-               f"as the public sees it (no player's secrets). {stop}\n"
+               fit(f"{user.userid} now watches {title}: every board mail of it comes to you "
+                   f"too, as the public sees it (no player's secrets). {stop}") + "\n"
                + board_text(position(board), None, now=ctx.now))
 
 

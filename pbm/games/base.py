@@ -67,6 +67,10 @@ class GameInfo:
     # guess): the server then refuses what would let a player learn it (a preview of the
     # opponent's replies, a move conditional on a secret move).
     hidden: bool = False
+    # The move list gives each move a line of its own instead of a column per seat: for
+    # notations too long for columns (a whole Outguess turn, a Pipeline pipeline). Decided
+    # per game, never by what a viewer sees, so every mail of a board keeps one shape.
+    one_line_per_move: bool = False
 
     @property
     def players(self) -> int:
@@ -157,6 +161,11 @@ class Game(ABC, Generic[State, Move]):
     @abstractmethod
     def render(self, state: State, viewer: Viewer) -> str:
         """The ASCII board and game-specific status, as `viewer` may see it."""
+
+    def render_full(self, state: State, viewer: Viewer) -> str:
+        """render() with nothing abridged, for `show`: a board mail may shorten what grows
+        without end (Pipeline's log), and this gives all of it. By default render()."""
+        return self.render(state, viewer)
 
     def draw(self, state: State, viewer: Viewer) -> str | None:
         """The board drawn in HTML as `viewer` may see it, for the text/html part of mails.

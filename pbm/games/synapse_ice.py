@@ -203,7 +203,13 @@ class SynapseIce(Game[SynapseState, Move]):
     def prompt(self, state: SynapseState, seat: int) -> str | None:
         if state.forced is None:
             return f"Lay your first piece on any square, e.g. {EXAMPLE}."
-        return f"Your piece goes on {state.forced.name}: send its size and direction, e.g. 2E."
+        # The example is a move the player could send now: 2E where it is legal.
+        square = state.forced
+        legal = [f"{m.size}{m.direction.value}" for m in self._moves_from(state, seat, square)]
+        if not legal:  # stuck: the game is over and nobody is asked to move
+            return None
+        example = "2E" if "2E" in legal else legal[0]
+        return f"Your piece goes on {square.name}: send its size and direction, e.g. {example}."
 
     # ----- showing --------------------------------------------------------------------
     def render(self, state: SynapseState, viewer: Viewer) -> str:

@@ -6,17 +6,17 @@ import textwrap
 from datetime import datetime
 
 from pbm.accounts.users import addresses_of
-from pbm.boards.position import Position, move_seen
+from pbm.boards.position import LoggedMove, Position, move_seen
 from pbm.boards.proposal import proposal_lines
 from pbm.boards.queue import queued_line
 from pbm.boards.watchers import spectator_addresses
 from pbm.context import Context, Reply, board_thread
 from pbm.db.models import BoardStatus, User
 from pbm.views.rating_lines import rating_lines
+from pbm.views.width import WIDTH
 
 RECENT_ROWS = 10  # rows of the move list in ordinary mails; `show` prints them all
 COLUMN = 20
-WIDTH = 76  # mail clients wrap longer lines, which would tear boards apart
 
 
 def turn_line(pos: Position) -> str:
@@ -36,40 +36,77 @@ def turn_line(pos: Position) -> str:
 
 
 def move_list(pos: Position, viewer: int | None, last_rows: int | None = RECENT_ROWS) -> str:
-    """Moves in columns, one column per seat, each entry with its move number.
+    """The moves with their numbers: a column per seat, or a line per move where the game
+    asks for it (GameInfo.one_line_per_move).
 
-    Notations too long for side-by-side columns (a whole Outguess turn) get a line each.
+    The shape is the game's alone: column widths and line breaks come from what everyone
+    may see, so a player's own secret text never moves a line of their list.
     """
     info = pos.game.info
     revealed = pos.outcome() is not None
     names = [f"{info.seats[i]}: {pos.userid(i)}" for i in range(info.players)]
-    rows: list[list[str]] = []
-    last_seat = info.players
-    last = None if last_rows is None else (last_rows + 1) * info.players
-    moves = pos.moves(last)
-    for move in moves:
-        if move.seat <= last_seat:
-            rows.append([""] * info.players)
-        last_seat = move.seat
-        rows[-1][move.seat] = f"{move.number:>3}. {move_seen(move, viewer, revealed)}"
-    cells = [cell for row in rows for cell in row] + names
-    width = max(COLUMN, *(len(cell) + 2 for cell in cells))
-    lines: list[str] = []
-    if width * info.players <= WIDTH:
-        lines.append("".join(n.ljust(width) for n in names).rstrip())
-        rendered = ["".join(cell.ljust(width) for cell in row).rstrip() for row in rows]
+    per_row = 1 if info.one_line_per_move else info.players
+    moves = pos.moves(None if last_rows is None else (last_rows + 1) * per_row)
+    if info.one_line_per_move:
+        lines = ["   ".join(names)]
+        rows = [_entry_lines(move, viewer, revealed, info.seats[move.seat]) for move in moves]
     else:
-        lines.append("   ".join(names))
-        rendered = [f"{cell}  ({info.seats[seat]})" for row in rows
-                    for seat, cell in enumerate(row) if cell]
-    shown = rendered if last_rows is None else rendered[-last_rows:]
-    if moves and (moves[0].number > 1 or len(shown) < len(rendered)):
+        # As wide as the widest name or public text (a takeback's), never a secret's.
+        public = [f"{move.number:>3}. {move_seen(move, None, revealed)}" for move in moves]
+        widest = max(COLUMN, *(len(text) + 2 for text in [*names, *public]))
+        width = min(widest, WIDTH // info.players)
+        lines = ["".join(name.ljust(width) for name in names).rstrip()]
+        rows = [[row] for row in _column_rows(moves, viewer, revealed, info.players, width)]
+    shown = rows if last_rows is None else rows[-last_rows:]
+    if moves and (moves[0].number > 1 or len(shown) < len(rows)):
         lines.append(f"  (earlier moves not shown; "
                      f"'{pos.board.game} show {pos.board.number}' lists them all)")
-    lines += shown
+    lines += [line for row in shown for line in row]
     if not rows:
         lines.append("  (no moves yet)")
     return "\n".join(lines)
+
+
+def _column_rows(moves: list[LoggedMove], viewer: int | None, revealed: bool, players: int,
+                 width: int) -> list[str]:
+    """A row per round, a column of `width` per seat; a seat's move starts a new row when
+    it does not come after the last one's."""
+    rows: list[list[str]] = []
+    last_seat = players
+    for move in moves:
+        if move.seat <= last_seat:
+            rows.append([""] * players)
+        last_seat = move.seat
+        rows[-1][move.seat] = f"{move.number:>3}. {move_seen(move, viewer, revealed)}"
+    # Two blanks after a cell even where it is wider than its column.
+    return ["".join(cell.ljust(width - 2) + "  " for cell in row).rstrip() for row in rows]
+
+
+def _entry_lines(move: LoggedMove, viewer: int | None, revealed: bool, seat: str) -> list[str]:
+    """One move: its number, its text and its seat, wrapped within WIDTH.
+
+    Lines break where the public text (a spectator's) breaks, so the author of a secret
+    sees their own words on the same lines as everyone else sees the dots.
+    """
+    words = move_seen(move, viewer, revealed).split()
+    public = move_seen(move, None, revealed).split()
+    if len(public) != len(words):  # a hidden text of another shape: wrap the viewer's own
+        public = words
+    first = f"{move.number:>3}. "
+    indent = " " * len(first)
+    lines: list[list[str]] = [[]]
+    used = len(first)
+    for word, measure in zip(words, public):
+        if lines[-1] and used + 1 + len(measure) > WIDTH:
+            lines.append([])
+            used = len(indent)
+        used += len(measure) + (1 if len(lines[-1]) else 0)
+        lines[-1].append(word)
+    tail = f"({seat})"
+    if used + 2 + len(tail) > WIDTH:
+        lines.append([])
+    lines[-1].append(" " + tail if lines[-1] else tail)
+    return [(first if i == 0 else indent) + " ".join(line) for i, line in enumerate(lines)]
 
 
 def board_text(
@@ -108,7 +145,8 @@ def board_text(
     if pos.to_move() and pos.upto == board.move_count:
         parts += clock_lines(pos, now)
     parts += ["", move_list(pos, viewer, None if full_list else RECENT_ROWS), ""]
-    parts.append(pos.game.render(pos.state, viewer).rstrip("\n"))
+    render = pos.game.render_full if full_list else pos.game.render
+    parts.append(render(pos.state, viewer).rstrip("\n"))
     if comment is not None:
         author, text = comment
         parts += ["", f"{author} writes:", text.rstrip()]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session, defer
 
 from pbm.db.models import Board, BoardStatus, Seat, User
+from pbm.views.width import WIDTH, fit
 
 PAGE = 50  # lines per history mail
 
@@ -49,9 +52,12 @@ def history_lines(boards: list[Board]) -> list[str]:
     rows = [history_cells(board) for board in boards]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     right = {1, 4}  # numbers line up on the right
-    return ["  ".join([*(cell.rjust(w) if i in right else cell.ljust(w)
-                         for i, (cell, w) in enumerate(zip(row, widths))), row[-1]]).rstrip()
-            for row in rows]
+    lines = ["  ".join([*(cell.rjust(w) if i in right else cell.ljust(w)
+                          for i, (cell, w) in enumerate(zip(row, widths))), row[-1]]).rstrip()
+             for row in rows]
+    # A long reason goes on under its line, indented, so the columns stay readable.
+    return [wrapped for line in lines for wrapped in
+            textwrap.wrap(line, WIDTH, subsequent_indent=" " * 12, break_on_hyphens=False)]
 
 
 def history_text(title: str, command: str, user: User | None, start: int, total: int,
@@ -62,8 +68,8 @@ def history_text(title: str, command: str, user: User | None, start: int, total:
     if total == 0:
         return f"No {title} games{whose} have finished yet.\n"
     if not boards:
-        return (f"There are {total} finished {title} games{whose}; "
-                f"'{command}' lists the newest.\n")
+        return fit(f"There are {total} finished {title} games{whose}; "
+                   f"'{command}' lists the newest.") + "\n"
     lines = [f"Finished {title} games{whose}, newest first:", ""]
     lines += history_lines(boards)
     last = start + len(boards) - 1
@@ -73,7 +79,7 @@ def history_text(title: str, command: str, user: User | None, start: int, total:
         shown = f"game {start}" if start == last else f"games {start} to {last}"
         shown += f" of {total}"
     if last < total:
-        lines += ["", f"({shown} shown; write '{command} from {last + 1}' for the next.)"]
+        lines += ["", fit(f"({shown} shown; write '{command} from {last + 1}' for the next.)")]
     elif start > 1:
         lines += ["", f"({shown} shown.)"]
     return "\n".join(lines) + "\n"

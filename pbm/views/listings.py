@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from pbm.boards.position import Position, position
 from pbm.boards.select import Which, archive_cutoff, boards
 from pbm.context import Context
@@ -9,6 +11,7 @@ from pbm.db.models import Board, User
 from pbm.games import registry
 from pbm.games.base import AnyGame
 from pbm.views.boardmail import turn_line
+from pbm.views.width import WIDTH
 
 # Lines one listing mail holds at most: a player with hundreds of boards gets the first ones
 # and a note, not a mail that grows with the store.
@@ -65,7 +68,8 @@ def games_on_offer() -> str:
         aliases = f" (also: {', '.join(info.aliases)})" if info.aliases else ""
         seats = " / ".join(info.seats)
         lines.append(f"  {name:<12} {info.title}{aliases}, {info.players} players: {seats}")
-        if info.summary:
-            lines.append(f"  {'':<12} {info.summary}")
+        if info.summary:  # under the title, in lines that fit a mail
+            lines += textwrap.wrap(info.summary, WIDTH, initial_indent=" " * 15,
+                                   subsequent_indent=" " * 15)
     lines += ["", "Send '<game> help' for the rules of a game, 'list <game>' for its boards."]
     return "\n".join(lines) + "\n"

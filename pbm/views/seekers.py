@@ -12,8 +12,8 @@ def seekers_text(ctx: Context, game: AnyGame) -> str:
     title, name = game.info.title, game.info.name
     found = policies.seekers(ctx.session, name)
     if not found:
-        return (f"Nobody is seeking {title} games now. To be listed: {name} seek YOURID "
-                "PASSWORD [n]\n")
+        return (f"Nobody is seeking {title} games now.\n"
+                f"To be listed: {name} seek YOURID PASSWORD [n]\n")
     width = max(len("Name"), *(len(userid) for userid, _ in found))
     lines = [f"Players seeking {title} games", "", f"{'Name'.ljust(width)}  Seeking"]
     lines += [f"{userid.ljust(width)}  {seeking:>7}" for userid, seeking in found]

@@ -302,9 +302,11 @@ Rank  Name   Rating   Won  Lost  Active
 
 # ----- history ------------------------------------------------------------------------------
 def history(run, line: str) -> str:
+    """The history page, a long reason that went on under its line joined back onto it."""
     reply = one(run(STRANGER, line))
     assert reply.subject == "Trou History"
-    return reply.body
+    assert max(len(line) for line in reply.body.splitlines()) <= 76
+    return reply.body.replace("\n" + " " * 12, " ")
 
 
 def test_history_lists_finished_boards_newest_first_and_never_declined_ones(players):
@@ -356,7 +358,7 @@ def test_history_comes_a_page_at_a_time(players, monkeypatch):
     assert history(run, "trou history from 2").endswith(
         "\n(games 2 to 3 of 3 shown.)\n")
     assert history(run, "trou history alice from 4") == \
-        "There are 3 finished Trou games of alice; 'trou history alice' lists the newest.\n"
+        "There are 3 finished Trou games of alice; 'trou history alice' lists the\nnewest.\n"
 
 
 @pytest.mark.parametrize(("line", "message"), [

@@ -278,10 +278,20 @@ class Row:
         self.number, self.text = number, text
 
     def search(self, body: str) -> bool:
+        body = unwrapped(body)
         if self.needle not in body:  # the quick answer, nearly always
             return False
         pattern = rf"(?<![\d.]){self.number}\. {re.escape(self.text)}(?=\s|$)"
         return re.search(pattern, body, re.MULTILINE) is not None
+
+
+CONTINUED = re.compile(r"\n {5,6}(?=\S)")
+
+
+@functools.lru_cache(maxsize=64)  # one body is searched for many rows
+def unwrapped(body: str) -> str:
+    """A long move-list entry goes on under its text, indented past its number: join it."""
+    return CONTINUED.sub(" ", body)
 
 
 def row(number: int, text: str) -> Row:

@@ -73,7 +73,7 @@ LINE_101 = "* trou          101  alice (Red), bob (Black)  Please start the game
 LINE_102 = "* pipeline      102  alice (Head), carol (Tail)  It is alice's and carol's turn."
 LINE_103 = "* trou          103  bob (Red), alice (Black)  It is alice's turn."
 LINE_104 = "  trou          104  alice (Red), bob (Black)  Game won by alice."
-KEY = "(* = it is alice's turn; finished boards are listed for 14 days after they end)"
+KEY = "(*: alice's turn; finished boards stay listed 14 days)"
 
 
 def listing(run: Runner, line: str, days: float, sender: str = STRANGER) -> str:
@@ -108,7 +108,7 @@ def test_all_show_and_games_userid_give_the_same_list_to_anyone(boards):
 
 def test_the_marker_follows_the_player_asked_about(boards):
     bob = listing(boards, "all show bob", 1).splitlines()
-    assert bob[1].startswith("(* = it is bob's turn;")
+    assert bob[1].startswith("(*: bob's turn;")
     marked = [line.split()[2] for line in bob[3:] if line.startswith("*")]
     unmarked = [line.split()[1] for line in bob[3:] if line.startswith(" ")]
     assert (marked, unmarked) == (["106"], ["101", "103", "104"])
@@ -261,7 +261,7 @@ def test_archive_days_comes_from_the_time_settings(boards):
     run = boards
     run.time = replace(run.time, archive_days=30)
     assert "104" in listing(run, "games alice", 29)
-    assert "listed for 30 days after they end" in listing(run, "games alice", 29)
+    assert "finished boards stay listed 30 days)" in listing(run, "games alice", 29)
     assert "104" not in listing(run, "games alice", 31)
 
 

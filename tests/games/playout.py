@@ -47,6 +47,7 @@ def random_playout(game: Game, seed: int, max_moves: int = 10_000, options=None)
         restored = game.decode(data)
         for viewer in [None, *range(game.info.players)]:
             assert game.render(restored, viewer) == game.render(state, viewer)
+            assert game.render_full(restored, viewer) == game.render_full(state, viewer)
     return Playout(state, game.result(state), log)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import replace
 from itertools import product
 from math import comb
@@ -24,7 +25,7 @@ from pbm.games.pipeline.flow import (
     random_pipe,
     readings,
 )
-from pbm.games.pipeline.state import Phase, State, SubmitPipe
+from pbm.games.pipeline.state import Phase, Probe, State, SubmitPipe
 from pbm.games.pipeline.view import EXAMPLE_PAWNS, EXAMPLE_PIPE
 from tests.games.playout import random_playout, replay
 
@@ -679,3 +680,52 @@ def test_help_page_draws_the_worked_example():
     assert "    +-----+-----+-----+-----+       |   |   |   |       |   |   |   |" in lines
     assert "reads           empty   miss    green   empty" in lines
     assert max(len(line) for line in lines) < 78
+
+
+# ----- the log in board mails and in `show` ----------------------------------------------------
+
+
+def probes_only(state: State, count: int, rng: random.Random) -> State:
+    """`count` random probes and no guess, so the game runs on."""
+    for _ in range(count):
+        (seat,) = GAME.to_move(state)
+        move = GAME.random_move(state, seat, rng)
+        while not isinstance(move, Probe):
+            move = GAME.random_move(state, seat, rng)
+        state = GAME.play(state, seat, move)
+    return state
+
+
+def log_numbers(text: str) -> list[int]:
+    """The numbers of the log's entries, in order."""
+    log = text.split("Probes and guesses, with what")[1]
+    return [int(found) for found in re.findall(r"^ {1,3}(\d+)\. (?:Head|Tail) ", log, re.M)]
+
+
+def test_a_board_mail_shows_the_last_ten_probes_and_show_the_whole_log():
+    state = probes_only(started(), 14, random.Random(3))
+    for viewer in (0, 1, None):
+        short, full = GAME.render(state, viewer), GAME.render_full(state, viewer)
+        assert log_numbers(short) == list(range(5, 15))
+        assert "  (1-4 not shown; 'pipeline show <board>' lists them all)" in short
+        assert log_numbers(full) == list(range(1, 15)) and "not shown" not in full
+        # Apart from the log's first four entries and the note, the two are the same.
+        assert set(short.splitlines()) - set(full.splitlines()) == {
+            "  (1-4 not shown; 'pipeline show <board>' lists them all)"
+        }
+
+
+def test_guesses_among_the_last_ten_probes_are_kept():
+    rng = random.Random(5)
+    state = probes_only(started(), 11, rng)
+    state = play_turn(state, "guess A1,A2,A3")  # Tail's, wrong: Head's holes are B3, C3, D4
+    state = probes_only(state, 3, rng)
+    short = GAME.render(state, None)
+    assert log_numbers(short) == list(range(5, 16))
+    assert "  12. Tail  guess A1,A2,A3  wrong" in short.splitlines()
+
+
+def test_a_short_log_is_the_same_in_both():
+    state = probes_only(started(), 10, random.Random(4))
+    assert GAME.render(state, 0) == GAME.render_full(state, 0)
+    assert "not shown" not in GAME.render(state, 0)

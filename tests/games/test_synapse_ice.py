@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import random
+import re
 from dataclasses import replace
 from functools import cache
 
@@ -390,6 +392,30 @@ def test_prompt_names_the_square() -> None:
     assert GAME.prompt(position(OPENING), GREEN) == (
         "Your piece goes on C3: send its size and direction, e.g. 2E."
     )
+
+
+def example_in(prompt: str) -> str:
+    found = re.fullmatch(r".*, e\.g\. (\S+)\.", prompt)
+    assert found, prompt
+    return found.group(1)
+
+
+def test_the_prompts_example_is_always_a_legal_move() -> None:
+    """Over random games: parse() accepts the example for the seat to move, and where 2E
+    would be refused the prompt offers another move."""
+    others = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = GAME.start({}, 0)
+        while GAME.result(state) is None:
+            (seat,) = GAME.to_move(state)
+            prompt = GAME.prompt(state, seat)
+            assert prompt is not None
+            example = example_in(prompt)
+            GAME.parse(state, seat, example)  # raises if the example is refused
+            others += example not in ("2E", "C3:2E")
+            state = GAME.play(state, seat, GAME.random_move(state, seat, rng))
+    assert others > 0  # the case the example once got wrong did come up
 
 
 def test_info() -> None:

@@ -363,6 +363,7 @@ class Outguess(Game[OutguessState, Turn]):
         seats=SEATS,
         rules_version=1,
         hidden=True,
+        one_line_per_move=True,
         summary="Move two-sided pieces across the board while your opponent guesses which.",
     )
 

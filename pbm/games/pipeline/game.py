@@ -253,6 +253,7 @@ class Pipeline(Game[State, Move]):
         seats=SEATS,
         rules_version=1,
         hidden=True,
+        one_line_per_move=True,
         summary="Find the holes in the other player's secret pipeline by pouring in liquid.",
     )
 
@@ -449,6 +450,9 @@ class Pipeline(Game[State, Move]):
         from pbm.games.pictures.pipeline import draw  # lazily: only mails with HTML need it
 
         return draw(state, viewer)
+
+    def render_full(self, state: State, viewer: Viewer) -> str:
+        return "\n".join(render_lines(state, viewer, full=True)) + "\n"
 
     def help_figures(self) -> dict[str, str]:
         return help_figures()

@@ -18,8 +18,15 @@ PIPE_LEGEND = "Pipelines: H head, T tail, * hole, o pipe, . no pipe; liquid flow
 BOARD_LEGEND = "Board: H head coin, T tail coin; B blue, Y yellow, W white pawn."
 
 
-def render_lines(state: State, viewer: Viewer) -> list[str]:
-    """Everything `viewer` may see: only their own pipeline until the game is over."""
+RECENT_PROBES = 10  # probes in the log of a board mail; `show` gives the whole log
+
+
+def render_lines(state: State, viewer: Viewer, *, full: bool = False) -> list[str]:
+    """Everything `viewer` may see: only their own pipeline until the game is over.
+
+    The log ends at the last RECENT_PROBES probes unless `full`: a long game's board mail
+    stays short.
+    """
     shown = shown_pipes(state, viewer)
     blocks = [titled("Board", draw_board(state.head, state.tail, state.board))]
     for seat in shown:
@@ -30,7 +37,7 @@ def render_lines(state: State, viewer: Viewer) -> list[str]:
     sections = [side_by_side(blocks), legends, _pipe_lines(state, viewer)]
     if state.phase in (Phase.PLAY, Phase.OVER):
         sections += [[_supply_line(state)], _now_lines(state), _guess_table(state)]
-        sections.append(_log_lines(state))
+        sections.append(_log_lines(state, None if full else RECENT_PROBES))
     lines: list[str] = []
     for section in sections:
         if section:
@@ -98,11 +105,15 @@ def _guess_table(state: State) -> list[str]:
     return lines
 
 
-def _log_lines(state: State) -> list[str]:
+def _log_lines(state: State, recent: int | None) -> list[str]:
+    """The log of probes and guesses: all of it, or from the `recent`th last probe on."""
     if not state.log:
         return ["No probes or guesses yet."]
     lines = ["Probes and guesses, with what the white pawns read on each pipeline:"]
-    for number, entry in enumerate(state.log, start=1):
+    skipped = 0 if recent is None else _recent_start(state, recent)
+    if skipped:
+        lines.append(f"  (1-{skipped} not shown; 'pipeline show <board>' lists them all)")
+    for number, entry in enumerate(state.log[skipped:], start=skipped + 1):
         start = f"{number:>4}. {SEATS[entry.seat]:<5} "
         if isinstance(entry, GuessEntry):
             verdict = "right" if entry.right else "wrong"
@@ -114,6 +125,17 @@ def _log_lines(state: State) -> list[str]:
             prefix = f"{start}{text:<11}" if i == 0 else " " * (len(start) + 11)
             lines.append(f"{prefix} {name}'s: {found}".rstrip())
     return lines
+
+
+def _recent_start(state: State, probes: int) -> int:
+    """Where in the log the last `probes` probes begin (the guesses among them kept)."""
+    seen = 0
+    for index in range(len(state.log) - 1, -1, -1):
+        if not isinstance(state.log[index], GuessEntry):
+            seen += 1
+            if seen == probes:
+                return index
+    return 0
 
 
 # ----- the help page's worked example ---------------------------------------------------------

@@ -1,0 +1,24 @@
+"""Mail text within WIDTH columns: mail clients rewrap longer lines and tear tables apart."""
+
+from __future__ import annotations
+
+import textwrap
+
+WIDTH = 76
+
+
+def fit(text: str, width: int = WIDTH) -> str:
+    """`text` with each line longer than `width` wrapped at its spaces, the lines it gives
+    indented as it was; lines that fit (boards, tables) are left exactly as they are.
+
+    A single word longer than `width` stays whole: cutting it would change what it says.
+    """
+    lines: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            lines.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip(" "))]
+        lines += textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
+                               break_on_hyphens=False) or [line]
+    return "\n".join(lines)
