@@ -40,13 +40,13 @@ def section(head: str, picture: str, rest: str) -> str:
 def paragraphs(text: str) -> str:
     """Lines of text as paragraphs: a blank line starts a new one."""
     blocks = [block.split("\n") for block in text.split("\n\n") if block.strip()]
-    return "".join(f'<p style="{HEAD}">' + "<br>".join(map(escape, lines)) + "</p>"
-                   for lines in blocks)
+    return "".join(f'<p style="{HEAD}">' + "<br>".join(_text(line) for line in lines)
+                   + "</p>" for lines in blocks)
 
 
 def preformatted(text: str) -> str:
     """Text kept as it is laid out (the move list's columns, the ASCII board)."""
-    return f'<pre style="{PRE}">' + escape(text.rstrip("\n")) + "</pre>"
+    return f'<pre style="{PRE}">' + _text(text.rstrip("\n")) + "</pre>"
 
 
 def combined(intro: str, answers: Iterable[tuple[str, str, str | None]],
@@ -55,7 +55,7 @@ def combined(intro: str, answers: Iterable[tuple[str, str, str | None]],
     as replies.merge() joins their texts; `left_out` says what did not fit."""
     parts = [paragraphs(intro)]
     for subject, text, html in answers:
-        parts.append(f'<h3 style="{HEAD}">=== {escape(subject)} ===</h3>')
+        parts.append(f'<h3 style="{HEAD}">=== {_text(subject)} ===</h3>')
         parts.append(_inside_body(html) if html is not None else preformatted(text))
     if left_out:
         parts.append(preformatted(left_out))
@@ -64,9 +64,14 @@ def combined(intro: str, answers: Iterable[tuple[str, str, str | None]],
 
 def _page(text: str, inside: str) -> str:
     """The document around `inside`, titled by the first line of `text`."""
-    title = escape(text.split("\n", 1)[0])
+    title = _text(text.split("\n", 1)[0])
     return (f"{START}<title>{title}</title></head>\n<body style=\"{BODY}\">\n"
             f"{inside}</body></html>\n")
+
+
+def _text(text: str) -> str:
+    """Text as it may stand in an element: <, > and & escaped (quotes need not be)."""
+    return escape(text, quote=False)
 
 
 def _inside_body(html: str) -> str:
