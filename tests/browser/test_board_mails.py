@@ -68,17 +68,17 @@ def games() -> list[object]:
         if name in PICTURES_PENDING else name for name in names]
 
 
-def delivered_html(run: Runner, game: str, moves: tuple[str, ...]) -> str:
+def delivered_html(runner: Runner, game: str, moves: tuple[str, ...]) -> str:
     """The HTML part of carol's (a spectator's) mail after `moves`, as it goes on the wire."""
-    run(STRANGER, f"{game} challenge alice bob")
-    run(CAROL, f"{game} subscribe 101 carol {PW['carol']}")
+    runner(STRANGER, f"{game} challenge alice bob")
+    runner(CAROL, f"{game} subscribe 101 carol {PW['carol']}")
     rules = registry.get(game)
     state, replies = rules.start(rules.parse_options([]), 0), []
     for text in moves:
         seat = min(rules.to_move(state))  # who moves next, by the rules (Outguess: Black)
         state = rules.play(state, seat, rules.parse(state, seat, text))
         userid = ("alice", "bob")[seat]
-        replies = run(ACCOUNTS[userid][1], f"{game} move 101 {userid} {PW[userid]} {text}")
+        replies = runner(ACCOUNTS[userid][1], f"{game} move 101 {userid} {PW[userid]} {text}")
         assert all(reply.kind == "board" for reply in replies), replies
     message = parse(compose(one(replies, CAROL), CAROL, SERVER))
     if message.get_content_type() != "multipart/alternative":
@@ -89,7 +89,8 @@ def delivered_html(run: Runner, game: str, moves: tuple[str, ...]) -> str:
 
 
 @pytest.mark.parametrize("game", games())
-def test_a_board_mail_renders_on_a_phone(browser: Browser, players: Runner, hilo: str,
+@pytest.mark.usefixtures("hilo")
+def test_a_board_mail_renders_on_a_phone(browser: Browser, players: Runner,  # noqa: F811
                                          game: str):
     sample = SAMPLES[game]
     html = delivered_html(players, game, sample.moves)
