@@ -154,9 +154,8 @@ def signoff(ctx: Context, userid: str, password: str | None) -> User:
     return user
 
 
-# Settings a user may change with `set`: name -> what it does (for the answer to a wrong
-# name). Each is on or off.
-SETTINGS = {"html": "board mails carry the board drawn (an HTML part) besides the text"}
+# Settings a user may change with `set`, each on or off: what board mails do then.
+SETTINGS = {"html": ("carry the board drawn, as well as the text", "are plain text only")}
 SWITCH = {"on": True, "yes": True, "off": False, "no": False}
 
 
@@ -166,17 +165,16 @@ def set_option(ctx: Context, userid: str, password: str | None, name: str,
     user = authenticate(ctx, userid, password or "")
     name = name.lower()
     if name not in SETTINGS:
-        known = "; ".join(f"{key} on|off ({what})" for key, what in SETTINGS.items())
-        raise CommandError(f"There is no setting '{shorten(name)}'. The settings are: {known}.")
+        known = ", ".join(f"{key} (on or off)" for key in SETTINGS)
+        raise CommandError(f"There is no setting '{shorten(name)}'. Settings: {known}.")
     switch = SWITCH.get(value.lower())
     if switch is None:
-        raise CommandError(f"The setting {name} is on or off, not '{shorten(value)}'. "
+        raise CommandError(f"The setting {name} is on or off, not '{shorten(value)}'.\n"
                            f"Write: set {user.userid} PASSWORD {name} off")
     user.html = switch
-    said = ("Board mails to {0} carry the board drawn (an HTML part) as well as the text."
-            if switch else "Board mails to {0} are plain text only.")
-    ctx.answer("Setting changed", f"html {'on' if switch else 'off'}: "
-                                  f"{said.format(user.userid)}\n")
+    on, off = SETTINGS[name]
+    ctx.answer("Setting changed", f"{name} {'on' if switch else 'off'}: board mails to "
+                                  f"{user.userid} {on if switch else off}.\n")
     return user
 
 
@@ -269,7 +267,7 @@ account_command(Command("change address", "userid password [address ...]",
                         "Change where your board mails go.", do_change_address, least=2,
                         secret_args=(1,), login=(0, 1)))
 account_command(Command("set", "userid password html on|off",
-                        "Board mails come with the board drawn (an HTML part) besides the "
+                        "Board mails come with the board drawn (an HTML part) as well as the "
                         "text; 'html off': plain text only.", do_set, least=4, most=4,
                         secret_args=(1,), login=(0, 1)))
 account_command(Command("signoff", "userid password",

@@ -111,7 +111,7 @@ def test_set_html_off_and_on_by_mail(players: Runner, hilo: str):
     players(STRANGER, "hilo challenge alice bob")
     answer = one(players(ALICE, f"set alice {PW['alice']} html off"))
     assert answer.subject == "Setting changed" and answer.to == (ALICE,)
-    assert answer.body == "html off: Board mails to alice are plain text only.\n"
+    assert answer.body == "html off: board mails to alice are plain text only.\n"
     assert PW["alice"] not in answer.body
     user = players.user("alice")
     assert user is not None and user.html is False
@@ -126,14 +126,15 @@ def test_set_html_off_and_on_by_mail(players: Runner, hilo: str):
     assert one(players(BOB, "hilo show 101")).html is not None
 
     answer = one(players(ALICE, f"SET alice {PW['alice']} HTML On"))
-    assert answer.body.startswith("html on: Board mails to alice carry the board drawn")
+    assert answer.body == ("html on: board mails to alice carry the board drawn, as well as "
+                           "the text.\n")
     replies = hilo_move(players, "bob", "3")
     sent = parse(compose(one(replies, ALICE), ALICE, SERVER))
     assert sent.get_content_type() == "multipart/alternative"
 
 
 @pytest.mark.parametrize("line, says", [
-    ("set alice {pw} colour off", "There is no setting 'colour'. The settings are: html on|off"),
+    ("set alice {pw} colour off", "There is no setting 'colour'. Settings: html (on or off)."),
     ("set alice {pw} html maybe", "The setting html is on or off, not 'maybe'."),
     ("set alice {pw} html", "Too few words. Write: set userid password html on|off"),
     ("set alice Wrong-Pass1 html off", "password"),
@@ -248,3 +249,16 @@ def test_a_preview_answers_with_the_board_drawn(players: Runner, tally: str):
     html = assert_mail_document(answer)
     assert html.count("data-cell=") == 3
     assert "It would be bob's turn." in visible(html)
+
+
+def test_golden_board_mails(players: Runner, hilo: str, golden):
+    """The whole mail of each reader, text part and HTML part, after the Seeker's first
+    guess: review these files (the .html opens in a browser) when they change."""
+    players(STRANGER, "hilo challenge alice bob")
+    hilo_move(players, "alice", "6")
+    players(CAROL, f"hilo subscribe 101 carol {PW['carol']}")
+    replies = hilo_move(players, "bob", "3")
+    for name, address in (("hider", ALICE), ("seeker", BOB), ("spectator", CAROL)):
+        reply = one(replies, address)
+        golden(f"hilo_mail_{name}", reply.body)
+        golden(f"hilo_mail_{name}", assert_mail_document(reply), ".html")
