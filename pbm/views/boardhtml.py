@@ -7,23 +7,32 @@ What mail clients render: inline styles, no <style> block, no script, nothing fe
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from html import escape
 
-from pbm.games.pictures.kit import FONT, TEXT, css
-
-# A 76-column line fits a phone's width at 2vw (a monospace glyph is about 0.6em wide);
-# the first font-size is for clients that do not know min(); a wider line scrolls inside
-# the <pre> rather than widening the page.
-PRE = ";".join((
-    "font-family:Menlo,Consolas,'DejaVu Sans Mono','Courier New',monospace",
-    css(font_size=11), "font-size:min(12px,2vw)",
-    css(line_height="1.25", white_space="pre", overflow_x="auto", margin="10px 0", color=TEXT),
-))
-HEAD = f"{css(font_size=14, line_height='1.4', margin='0 0 8px', color=TEXT)};{FONT}"
-BODY = f"{css(margin=0, padding=8, background='#ffffff', color=TEXT)};{FONT}"
 START = ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
          '<meta name="viewport" content="width=device-width, initial-scale=1">\n')
+
+
+@functools.cache
+def _styles() -> tuple[str, str, str]:
+    """The inline styles of the <body>, of text paragraphs and of the <pre>, in the
+    pictures' palette (imported only when a mail is drawn: `pbm process` for a command
+    that mails no board never loads it)."""
+    from pbm.games.pictures.kit import FONT, TEXT, css
+
+    body = f"{css(margin=0, padding=8, background='#ffffff', color=TEXT)};{FONT}"
+    head = f"{css(font_size=14, line_height='1.4', margin='0 0 8px', color=TEXT)};{FONT}"
+    # A 76-column line fits a phone's width at 2vw (a monospace glyph is about 0.6em
+    # wide); the first font-size is for clients that do not know min(); a wider line
+    # scrolls inside the <pre> rather than widening the page.
+    pre = ";".join((
+        "font-family:Menlo,Consolas,'DejaVu Sans Mono','Courier New',monospace",
+        css(font_size=11), "font-size:min(12px,2vw)",
+        css(line_height="1.25", white_space="pre", overflow_x="auto", margin="10px 0",
+            color=TEXT)))
+    return body, head, pre
 
 
 def document(head: str, picture: str, rest: str) -> str:
@@ -40,13 +49,14 @@ def section(head: str, picture: str, rest: str) -> str:
 def paragraphs(text: str) -> str:
     """Lines of text as paragraphs: a blank line starts a new one."""
     blocks = [block.split("\n") for block in text.split("\n\n") if block.strip()]
-    return "".join(f'<p style="{HEAD}">' + "<br>".join(_text(line) for line in lines)
+    head = _styles()[1]
+    return "".join(f'<p style="{head}">' + "<br>".join(_text(line) for line in lines)
                    + "</p>" for lines in blocks)
 
 
 def preformatted(text: str) -> str:
     """Text kept as it is laid out (the move list's columns, the ASCII board)."""
-    return f'<pre style="{PRE}">' + _text(text.rstrip("\n")) + "</pre>"
+    return f'<pre style="{_styles()[2]}">' + _text(text.rstrip("\n")) + "</pre>"
 
 
 def combined(intro: str, answers: Iterable[tuple[str, str, str | None]],
@@ -55,7 +65,7 @@ def combined(intro: str, answers: Iterable[tuple[str, str, str | None]],
     as replies.merge() joins their texts; `left_out` says what did not fit."""
     parts = [paragraphs(intro)]
     for subject, text, html in answers:
-        parts.append(f'<h3 style="{HEAD}">=== {_text(subject)} ===</h3>')
+        parts.append(f'<h3 style="{_styles()[1]}">=== {_text(subject)} ===</h3>')
         parts.append(_inside_body(html) if html is not None else preformatted(text))
     if left_out:
         parts.append(preformatted(left_out))
@@ -65,7 +75,7 @@ def combined(intro: str, answers: Iterable[tuple[str, str, str | None]],
 def _page(text: str, inside: str) -> str:
     """The document around `inside`, titled by the first line of `text`."""
     title = _text(text.split("\n", 1)[0])
-    return (f"{START}<title>{title}</title></head>\n<body style=\"{BODY}\">\n"
+    return (f"{START}<title>{title}</title></head>\n<body style=\"{_styles()[0]}\">\n"
             f"{inside}</body></html>\n")
 
 
