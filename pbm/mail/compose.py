@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import binascii
+import functools
 import hashlib
 import re
 from email.header import Header
@@ -54,8 +55,8 @@ def compose(reply: Reply, recipient: str, server: ServerSettings,
 def alternative(body: bytes, plain: list[str], html: str) -> bytes:
     """A multipart/alternative of the encoded text part (`plain`: its headers) and `html`,
     from its Content-Type header on. The text part's bytes are exactly the plain mail's."""
-    document = binascii.b2a_qp(_crlf(html).encode("utf-8", "replace"), istext=True)
-    boundary = _boundary(body, document)
+    document = _quoted_printable(html)
+    boundary = _boundary(body)
     delimiter = b"--" + boundary.encode("ascii")
     # The CRLF before a delimiter belongs to it (RFC 2046 5.1.1): each part keeps its own
     # last line ending only with one more in front of the delimiter.
@@ -70,19 +71,28 @@ def alternative(body: bytes, plain: list[str], html: str) -> bytes:
     ))
 
 
-def _boundary(*parts: bytes) -> str:
-    """A boundary found in neither part. '=_' never occurs in quoted-printable; a 7bit text
-    part could hold it (a player's comment), but not this digest of its own bytes."""
-    digest = hashlib.blake2b(b"".join(parts), digest_size=12)
+@functools.lru_cache(maxsize=16)
+def _quoted_printable(html: str) -> bytes:
+    """The HTML part's body. Remembered: the spectators of a board share one document, and
+    compose() runs once per address (a str caches its hash, so a lookup costs little)."""
+    return binascii.b2a_qp(_crlf(html).encode("utf-8", "replace"), istext=True)
+
+
+def _boundary(text: bytes) -> str:
+    """A boundary found in neither part. Quoted-printable never holds '=_' (every '=' is
+    followed by hex digits or a line break), so only a 7bit text part (a player's comment)
+    could hold it, and not this digest of its own bytes."""
+    digest = hashlib.blake2b(text, digest_size=12)
     while True:
         boundary = "=_pbm_" + digest.hexdigest()
-        if not any(boundary.encode("ascii") in part for part in parts):
+        if boundary.encode("ascii") not in text:
             return boundary
         digest.update(b"again")  # a collision cannot happen by chance; keep it impossible
 
 
 def _crlf(text: str) -> str:
-    text = LINE_BREAK.sub(CRLF, text)
+    # Most text has bare LF line ends only: str.replace is far quicker than the pattern.
+    text = text.replace("\n", CRLF) if "\r" not in text else LINE_BREAK.sub(CRLF, text)
     return text if text.endswith(CRLF) else text + CRLF
 
 
