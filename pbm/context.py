@@ -24,6 +24,9 @@ class Reply:
     # The board it is about (board_thread below): its mails thread together (mail/threads.py).
     thread: str | None = None
     opens: bool = False  # the board's first mail: it carries the recipient's thread anchor
+    # The same mail as an HTML document with the board drawn (views/boardhtml.py); it goes
+    # as a text/html alternative after `body`, which stays as it is for programs.
+    html: str | None = None
 
 
 @dataclass
@@ -50,10 +53,10 @@ class Context:
     unrecorded_failures: list[int] = field(default_factory=list)
     challenges: int = 0  # boards started by this mail
 
-    def answer(self, subject: str, body: str) -> None:
-        """A reply to whoever sent the command."""
+    def answer(self, subject: str, body: str, html: str | None = None) -> None:
+        """A reply to whoever sent the command (`html`: the same as an HTML document)."""
         to = (self.sender,) if self.sender else ()  # the operator's CLI prints them instead
-        self.replies.append(Reply(to, subject, body, "answer"))
+        self.replies.append(Reply(to, subject, body, "answer", html=html))
 
 
 class CommandError(UserError):

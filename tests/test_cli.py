@@ -205,6 +205,14 @@ def test_users_list(players: Pbm):
     assert lines[1].split() == ["bob", "bob@example.org"]
 
 
+def test_users_list_says_who_wants_plain_text(players: Pbm):
+    said = players.ok("run", "--from", "bob@example.org", "set bob hunter2 html off")
+    assert "plain text only" in said
+    lines = players.ok("users", "list").splitlines()
+    assert lines[0].split() == ["alice", "alice@example.org"]
+    assert lines[1].split() == ["bob", "bob@example.org", "(plain", "text)"]
+
+
 def test_users_list_of_an_empty_database(pbm: Pbm):
     assert pbm.ok("users", "list") == ""
 

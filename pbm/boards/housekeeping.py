@@ -27,7 +27,7 @@ from pbm.boards.position import Position, position
 from pbm.config import Config
 from pbm.context import Context, Reply, board_thread
 from pbm.db.models import BoardStatus, Seat, User
-from pbm.views.boardmail import board_text, send_board
+from pbm.views.boardmail import Pictures, board_page, send_board
 
 DAY = timedelta(days=1)
 BATCH = 200  # seats looked at per transaction
@@ -154,10 +154,11 @@ def _nag(ctx: Context, pos: Position, seat: Seat, wait: timedelta, forfeit: time
                   f"(in {_days_text(forfeit_at - wait)}),",
                   f"{userid} forfeits the game on time."]
     lines.append(f"Away? 'vacation {userid} PASSWORD DAYS' stops your clocks.")
-    body = "\n".join(lines) + "\n\n" + board_text(pos, seat.position, now=ctx.now)
+    page = board_page(pos, seat.position, now=ctx.now).after("\n".join(lines))
+    body, html = Pictures(pos.game, pos.state).mail(page, seat.position, seat.user.html)
     subject = f"Nag: {pos.title} Board {pos.board.number} {userid}"
     ctx.replies.append(Reply(addresses_of(seat.user), subject, body, "board",
-                             board_thread(pos.board)))
+                             board_thread(pos.board), html=html))
     report.nagged.append((pos.title, pos.board.number, userid))
 
 

@@ -8,21 +8,25 @@ from sqlalchemy.orm import Session
 from pbm.db.models import Address, Board, EndNotice, Subscription, User
 
 
-def spectator_addresses(session: Session, board: Board) -> tuple[str, ...]:
-    """The addresses of the board's spectators (active users), in one query.
+def spectator_addresses(session: Session, board: Board) -> tuple[tuple[str, bool], ...]:
+    """The addresses of the board's spectators (active users), each with whether its owner
+    takes the drawn board (users.html), in one query.
 
     On the connection, as plain rows: every board mail asks, and subscribe() flushes its
     row at once, so the ORM has nothing to write first (its autoflush and objects cost
     more than the query on the move path)."""
     rows = session.connection().execute(
-        select(Address.address)
+        select(Address.address, User.html)
         .join(Subscription, Subscription.user_id == Address.user_id)
         .join(User, User.id == Address.user_id)
         # The same test as users.receives_mail, written as SQL.
         .where(Subscription.board_id == board.id, User.active.is_(True),
                Address.confirmed.is_(True), Address.stopped.is_(False))
         .order_by(User.userid, Address.position))
-    return tuple(dict.fromkeys(rows.scalars()))
+    found: dict[str, bool] = {}
+    for address, html in rows:  # an address two users share: plain if either asked for it
+        found[address] = found.get(address, True) and bool(html)
+    return tuple(found.items())
 
 
 def is_spectator(session: Session, board: Board, user: User) -> bool:

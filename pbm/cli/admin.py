@@ -143,12 +143,13 @@ def users() -> None:
 @users.command(name="list")
 @pass_app
 def users_list(app: App) -> None:
-    """Every account with its addresses."""
+    """Every account with its addresses (and whether it asked for plain text mail)."""
     from pbm.accounts.users import all_users
 
     with app.store(read_only=True)() as session:
         for user in all_users(session):
-            state = "" if user.active else "  (signed off)"
+            state = ("" if user.active else "  (signed off)") + \
+                ("" if user.html else "  (plain text)")  # `set ... html off`
             addresses = ", ".join(a.address + _bounce_state(a) for a in user.addresses)
             click.echo(f"{user.userid:<17}{addresses}{state}")
 

@@ -156,6 +156,30 @@ def signoff(ctx: Context, userid: str, password: str | None) -> User:
     return user
 
 
+# Settings a user may change with `set`, each on or off: what board mails do then.
+SETTINGS = {"html": ("carry the board drawn, as well as the text", "are plain text only")}
+SWITCH = {"on": True, "yes": True, "off": False, "no": False}
+
+
+def set_option(ctx: Context, userid: str, password: str | None, name: str,
+               value: str) -> User:
+    """Turn one of the user's settings on or off: `html off` makes their mails plain text."""
+    user = authenticate(ctx, userid, password or "")
+    name = name.lower()
+    if name not in SETTINGS:
+        known = ", ".join(f"{key} (on or off)" for key in SETTINGS)
+        raise CommandError(f"There is no setting '{shorten(name)}'. Settings: {known}.")
+    switch = SWITCH.get(value.lower())
+    if switch is None:
+        raise CommandError(f"The setting {name} is on or off, not '{shorten(value)}'.\n"
+                           f"Write: set {user.userid} PASSWORD {name} off")
+    user.html = switch
+    on, off = SETTINGS[name]
+    ctx.answer("Setting changed", f"{name} {'on' if switch else 'off'}: board mails to "
+                                  f"{user.userid} {on if switch else off}.\n")
+    return user
+
+
 # ----- mail handlers: words to typed arguments --------------------------------------------
 def do_signup(ctx: Context, inv: Invocation) -> None:
     signup(ctx, inv.args[0], inv.args[1], inv.args[2:])
@@ -167,6 +191,10 @@ def do_change_password(ctx: Context, inv: Invocation) -> None:
 
 def do_change_address(ctx: Context, inv: Invocation) -> None:
     change_address(ctx, inv.args[0], inv.args[1], inv.args[2:])
+
+
+def do_set(ctx: Context, inv: Invocation) -> None:
+    set_option(ctx, *inv.args)
 
 
 def do_signoff(ctx: Context, inv: Invocation) -> None:
@@ -245,6 +273,10 @@ account_command(Command("change password", "userid oldpassword newpassword",
                         secret_args=(1, 2), login=(0, 1)))
 account_command(Command("change address", "userid password [address ...]",
                         "Change where your board mails go.", do_change_address, least=2,
+                        secret_args=(1,), login=(0, 1)))
+account_command(Command("set", "userid password html on|off",
+                        "Board mails come with the board drawn (an HTML part) as well as the "
+                        "text; 'html off': plain text only.", do_set, least=4, most=4,
                         secret_args=(1,), login=(0, 1)))
 account_command(Command("signoff", "userid password",
                         "Close your account: your active games are resigned, their history "

@@ -18,7 +18,15 @@ from pbm.db import rates
 from pbm.db.models import Board, BoardStatus, User
 from pbm.games import registry
 from pbm.games.base import AnyGame, UserError
-from pbm.views.boardmail import announce_decline, board_text, send_board
+from pbm.views.boardmail import (
+    BoardPage,
+    Pictures,
+    announce_decline,
+    answer_board,
+    board_page,
+    board_text,
+    send_board,
+)
 from pbm.views.listings import send_listing
 from pbm.views.seekers import send_seekers
 
@@ -218,14 +226,21 @@ def _parse_board_ref(ref: str) -> tuple[str, int | None]:
     return number, int(upto) if upto else None
 
 
-def view(board: Board, upto: int | None = None, viewer: int | None = None,
-         now: datetime | None = None) -> str:
-    """The board as `viewer` (a seat, or None for the public) sees it, after move `upto`
-    (default: now), with the whole move list."""
+def _page(board: Board, upto: int | None, viewer: int | None,
+          now: datetime | None) -> tuple[Position, BoardPage]:
+    """The position after move `upto` (default: now) and its page as `viewer` (a seat, or
+    None for the public) sees it, with the whole move list."""
     if upto is not None and not 0 <= upto <= board.move_count:
         raise CommandError(f"Board {board.number} has {board.move_count} moves; there is no move "
                            f"#{upto} to show.")
-    return board_text(position(board, upto), viewer, full_list=True, now=now)
+    pos = position(board, upto)
+    return pos, board_page(pos, viewer, full_list=True, now=now)
+
+
+def view(board: Board, upto: int | None = None, viewer: int | None = None,
+         now: datetime | None = None) -> str:
+    """The text of _page(): what `show` mails, and the operator's `pbm show` prints."""
+    return _page(board, upto, viewer, now)[1].text()
 
 
 def view_as(ctx: Context, number: int, upto: int | None = None,
@@ -242,8 +257,9 @@ def view_as(ctx: Context, number: int, upto: int | None = None,
 
 
 def _send_view(ctx: Context, board: Board, upto: int | None, viewer: int | None) -> None:
-    ctx.answer(f"{registry.get(board.game).info.title} Board {board.number}",
-               view(board, upto, viewer, ctx.now))
+    pos, page = _page(board, upto, viewer, ctx.now)
+    answer_board(ctx, f"{pos.title} Board {board.number}", page,
+                 Pictures(pos.game, pos.state), viewer)
 
 
 def _select(ctx: Context, inv: Invocation, user: User | None,

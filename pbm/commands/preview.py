@@ -13,7 +13,7 @@ from pbm.commands.grammar import Command, Invocation, game_command, usage
 from pbm.context import CommandError, Context, shorten
 from pbm.games import registry
 from pbm.games.base import AnyGame, UserError
-from pbm.views.boardmail import board_text
+from pbm.views.boardmail import BoardPage, Pictures, answer_board, board_text
 
 MAX_MOVES = 40  # the work one command may cause stays small
 
@@ -74,12 +74,15 @@ def preview(ctx: Context, game: AnyGame, ref: str, userid: str, password: str,
                 f"played: {err}", board_text=_text(pos, seat, state, tried)) from None
         state = game.play(state, mover, move)
         tried.append(f"{pos.upto + count:>4}. {game.notation(move)} ({pos.userid(mover)})")
-    body = _text(pos, seat, state, tried)
-    ctx.answer(f"{info.title} Board {board.number} Preview", body)
-    return body
+    return answer_board(ctx, f"{info.title} Board {board.number} Preview",
+                        _page(pos, seat, state, tried), Pictures(game, state), seat)
 
 
 def _text(pos: Position, viewer: int, state: Any, tried: list[str]) -> str:
+    return _page(pos, viewer, state, tried).text()
+
+
+def _page(pos: Position, viewer: int, state: Any, tried: list[str]) -> BoardPage:
     """The previewed board as `viewer` sees it, with the moves tried to reach it."""
     game, board = pos.game, pos.board
     start = f"after move {pos.upto}" if pos.upto else "at its start"
@@ -102,8 +105,7 @@ def _text(pos: Position, viewer: int, state: Any, tried: list[str]) -> str:
     elif tried:
         movers = " and ".join(f"{pos.userid(s)}'s" for s in sorted(game.to_move(state)))
         lines.append(f"It would be {movers} turn.")
-    lines += ["", game.render(state, viewer).rstrip("\n")]
-    return "\n".join(lines) + "\n"
+    return BoardPage("\n".join(lines), game.render(state, viewer).rstrip("\n"))
 
 
 def do_preview(ctx: Context, inv: Invocation) -> None:

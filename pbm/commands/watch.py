@@ -14,7 +14,7 @@ from pbm.context import CommandError, Context
 from pbm.db.models import Board, BoardStatus, EndNotice, User
 from pbm.games import registry
 from pbm.games.base import AnyGame
-from pbm.views.boardmail import board_text
+from pbm.views.boardmail import Pictures, answer_board, board_page
 from pbm.views.width import fit
 
 
@@ -46,10 +46,11 @@ def subscribe(ctx: Context, game: AnyGame, number: str, userid: str,
                            f"{user.userid} was not added. Send '{game.info.name} show "
                            f"{board.number}' to look at it now and then.")
     watchers.subscribe(ctx.session, board, user)
-    ctx.answer(f"{title} subscribed",
-               fit(f"{user.userid} now watches {title}: every board mail of it comes to you "
-                   f"too, as the public sees it (no player's secrets). {stop}") + "\n"
-               + board_text(position(board), None, now=ctx.now))
+    pos = position(board)
+    page = board_page(pos, None, now=ctx.now).after(
+        fit(f"{user.userid} now watches {title}: every board mail of it comes to you too, "
+            f"as the public sees it (no player's secrets). {stop}").rstrip("\n"))
+    answer_board(ctx, f"{title} subscribed", page, Pictures(pos.game, pos.state), None)
 
 
 def unsubscribe(ctx: Context, game: AnyGame, number: str, userid: str,

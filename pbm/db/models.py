@@ -63,6 +63,8 @@ class User(Base):
     password_paused_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     # Away until then: neither nagged nor forfeited, and their clocks stop (see Vacation).
     vacation_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    # Board mails carry a drawn board (a text/html part) unless the user asked for plain text.
+    html: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
     addresses: Mapped[list[Address]] = relationship(
         back_populates="user", order_by="Address.position", cascade="all, delete-orphan",

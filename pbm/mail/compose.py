@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import binascii
+import functools
+import hashlib
 import re
 from email.header import Header
 from email.utils import formataddr, formatdate
@@ -43,9 +45,55 @@ def compose(reply: Reply, recipient: str, server: ServerSettings,
         "MIME-Version: 1.0",
     ]
     body, charset, encoding = encode_body(reply.body)
-    headers.append(f'Content-Type: text/plain; charset="{charset}"')
-    headers.append(f"Content-Transfer-Encoding: {encoding}")
-    return (CRLF.join(headers) + CRLF + CRLF).encode("utf-8") + body
+    plain = [f'Content-Type: text/plain; charset="{charset}"',
+             f"Content-Transfer-Encoding: {encoding}"]
+    if reply.html is None:
+        return (CRLF.join(headers + plain) + CRLF + CRLF).encode("utf-8") + body
+    return (CRLF.join(headers) + CRLF).encode("utf-8") + alternative(body, plain, reply.html)
+
+
+def alternative(body: bytes, plain: list[str], html: str) -> bytes:
+    """A multipart/alternative of the encoded text part (`plain`: its headers) and `html`,
+    from its Content-Type header on. The text part's bytes are exactly the plain mail's."""
+    document = _quoted_printable(html)
+    boundary = _boundary(body)
+    delimiter = b"--" + boundary.encode("ascii")
+    # The CRLF before a delimiter belongs to it (RFC 2046 5.1.1): each part keeps its own
+    # last line ending only with one more in front of the delimiter.
+    return b"".join((
+        f'Content-Type: multipart/alternative; boundary="{boundary}"'.encode("ascii"),
+        (CRLF + CRLF).encode("ascii"),
+        delimiter, b"\r\n", (CRLF.join(plain) + CRLF + CRLF).encode("ascii"), body,
+        b"\r\n", delimiter, b"\r\n",
+        b'Content-Type: text/html; charset="utf-8"\r\n'
+        b"Content-Transfer-Encoding: quoted-printable\r\n\r\n", document,
+        b"\r\n", delimiter, b"--\r\n",
+    ))
+
+
+@functools.lru_cache(maxsize=16)
+def _quoted_printable(html: str) -> bytes:
+    """The HTML part's body. Remembered: the spectators of a board share one document, and
+    compose() runs once per address (a str caches its hash, so a lookup costs little)."""
+    return binascii.b2a_qp(_crlf(html).encode("utf-8", "replace"), istext=True)
+
+
+def _boundary(text: bytes) -> str:
+    """A boundary found in neither part. Quoted-printable never holds '=_' (every '=' is
+    followed by hex digits or a line break), so only a 7bit text part (a player's comment)
+    could hold it, and not this digest of its own bytes."""
+    digest = hashlib.blake2b(text, digest_size=12)
+    while True:
+        boundary = "=_pbm_" + digest.hexdigest()
+        if boundary.encode("ascii") not in text:
+            return boundary
+        digest.update(b"again")  # a collision cannot happen by chance; keep it impossible
+
+
+def _crlf(text: str) -> str:
+    # Most text has bare LF line ends only: str.replace is far quicker than the pattern.
+    text = text.replace("\n", CRLF) if "\r" not in text else LINE_BREAK.sub(CRLF, text)
+    return text if text.endswith(CRLF) else text + CRLF
 
 
 def subject_text(text: str) -> str:
@@ -62,10 +110,7 @@ def encode_body(text: str) -> tuple[bytes, str, str]:
     Plain ASCII with short lines (most boards) goes as 7bit; anything else, such as a
     player's comment with a 5,000-character line or an umlaut, as quoted-printable UTF-8,
     which keeps a board readable in the raw mail where base64 would not."""
-    text = LINE_BREAK.sub(CRLF, text)
-    if not text.endswith(CRLF):
-        text += CRLF
-    data = text.encode("utf-8", "replace")  # "replace": a lone surrogate cannot be sent
+    data = _crlf(text).encode("utf-8", "replace")  # "replace": a lone surrogate cannot be sent
     if data.isascii() and b"\0" not in data and \
             max(map(len, data.split(b"\r\n"))) <= MAX_LINE:
         return data, "us-ascii", "7bit"

@@ -8,6 +8,7 @@ same answer only once, and the whole is bounded in size.
 from __future__ import annotations
 
 from pbm.context import Reply
+from pbm.views import boardhtml
 
 MAX_ANSWER_CHARS = 200_000
 MERGED_SUBJECT = "Replies to your commands"
@@ -40,6 +41,7 @@ def merge(answers: list[Reply]) -> Reply | None:
     parts = [f"Your mail held several commands; here are their {len(answers)} replies, "
              "in order.\n"]
     size = len(parts[0])
+    included = answers
     for index, answer in enumerate(answers):
         section = f"\n=== {answer.subject} ===\n\n{answer.body.rstrip()}\n"
         if size + len(section) > MAX_ANSWER_CHARS:
@@ -47,7 +49,13 @@ def merge(answers: list[Reply]) -> Reply | None:
             parts.append(f"\n=== {len(rest)} more replies left out ===\n\nThis mail would have "
                          "grown too long. Ask for fewer things in one mail. Left out: "
                          f"{', '.join(rest[:20])}{', ...' if len(rest) > 20 else ''}.\n")
+            included = answers[:index]
             break
         parts.append(section)
         size += len(section)
-    return Reply(answers[0].to, subject, "".join(parts), "answer")
+    html = None
+    if any(answer.html is not None for answer in included):  # a `show` of several boards
+        left_out = parts[-1] if len(parts) > len(included) + 1 else ""
+        html = boardhtml.combined(parts[0], [(a.subject, a.body, a.html) for a in included],
+                                  left_out)
+    return Reply(answers[0].to, subject, "".join(parts), "answer", html=html)

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import textwrap
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
 
 from pbm.accounts.users import addresses_of
 from pbm.boards.position import LoggedMove, Position, move_seen
@@ -11,7 +15,9 @@ from pbm.boards.proposal import proposal_lines
 from pbm.boards.queue import queued_line
 from pbm.boards.watchers import spectator_addresses
 from pbm.context import Context, Reply, board_thread
-from pbm.db.models import BoardStatus, User
+from pbm.db.models import Address, BoardStatus, User
+from pbm.games.base import AnyGame
+from pbm.views import boardhtml
 from pbm.views.rating_lines import rating_lines
 from pbm.views.width import WIDTH
 
@@ -109,7 +115,31 @@ def _entry_lines(move: LoggedMove, viewer: int | None, revealed: bool, seat: str
     return [(first if i == 0 else indent) + " ".join(line) for i, line in enumerate(lines)]
 
 
-def board_text(
+@dataclass(frozen=True)
+class BoardPage:
+    """A board mail's text in two pieces: `head`, the lines above the move list (title, turn
+    line, notices), and `rest`, the move list, the board and comments. The text part is the
+    two with a blank line between; the HTML part puts the drawn board there."""
+
+    head: str
+    rest: str
+
+    def text(self) -> str:
+        return f"{self.head}\n\n{self.rest}\n"
+
+    def html(self, picture: str) -> str:
+        return boardhtml.document(self.head, picture, self.rest)
+
+    def after(self, lines: str) -> BoardPage:
+        """The page with `lines` (a nag's words, say) above its head."""
+        return BoardPage(f"{lines}\n\n{self.head}", self.rest)
+
+    def before(self, lines: str) -> BoardPage:
+        """The page with `lines` (how to stop these mails, say) at its end."""
+        return BoardPage(self.head, f"{self.rest}\n\n{lines}")
+
+
+def board_page(
     pos: Position,
     viewer: int | None,
     *,
@@ -117,7 +147,7 @@ def board_text(
     comment: tuple[str, str] | None = None,
     full_list: bool = False,
     now: datetime | None = None,
-) -> str:
+) -> BoardPage:
     """A whole board mail body as `viewer` may see it; as of `now`, it says who is away."""
     board = pos.board
     if new:
@@ -144,13 +174,60 @@ def board_text(
         parts.append(queued)
     if pos.to_move() and pos.upto == board.move_count:
         parts += clock_lines(pos, now)
-    parts += ["", move_list(pos, viewer, None if full_list else RECENT_ROWS), ""]
+    rest = [move_list(pos, viewer, None if full_list else RECENT_ROWS), ""]
     render = pos.game.render_full if full_list else pos.game.render
-    parts.append(render(pos.state, viewer).rstrip("\n"))
+    rest.append(render(pos.state, viewer).rstrip("\n"))
     if comment is not None:
         author, text = comment
-        parts += ["", f"{author} writes:", text.rstrip()]
-    return "\n".join(parts).rstrip() + "\n"
+        rest += ["", f"{author} writes:", text.rstrip()]
+    return BoardPage("\n".join(parts), "\n".join(rest).rstrip())
+
+
+def board_text(pos: Position, viewer: int | None, **how: Any) -> str:
+    """The text of board_page(): what every board mail and `show` has always said."""
+    return board_page(pos, viewer, **how).text()
+
+
+class Pictures:
+    """The drawn boards of one position, each drawn once: per viewer in a game with secrets,
+    else once for every reader (the public view: it is everyone's)."""
+
+    def __init__(self, game: AnyGame, state: Any) -> None:
+        self.game, self.state = game, state
+        self._drawn: dict[int | None, str | None] = {}
+
+    def of(self, viewer: int | None) -> str | None:
+        """The picture `viewer` may see, or None when the game draws none."""
+        if not self.game.info.hidden:
+            viewer = None
+        if viewer not in self._drawn:
+            self._drawn[viewer] = self.game.draw(self.state, viewer)
+        return self._drawn[viewer]
+
+    def mail(self, page: BoardPage, viewer: int | None,
+             html: bool = True) -> tuple[str, str | None]:
+        """The text of `page` and, when the reader takes HTML and there is a picture, its
+        HTML."""
+        picture = self.of(viewer) if html else None
+        return page.text(), None if picture is None else page.html(picture)
+
+
+def wants_html(ctx: Context, address: str) -> bool:
+    """Whether mail to `address` may carry a drawn board: not when a user who gets mail
+    there asked for plain text (`set ... html off`), nor on the operator's terminal."""
+    if not address:
+        return False
+    plain = select(Address.id).join(User, User.id == Address.user_id).where(
+        Address.address == address.lower(), User.html.is_(False), User.active.is_(True))
+    return ctx.session.scalar(plain.limit(1)) is None
+
+
+def answer_board(ctx: Context, subject: str, page: BoardPage, pictures: Pictures,
+                 viewer: int | None) -> str:
+    """Answer the sender with `page` (and its picture, if they take HTML); its text."""
+    text, html = pictures.mail(page, viewer, wants_html(ctx, ctx.sender))
+    ctx.answer(subject, text, html)
+    return text
 
 
 def clock_lines(pos: Position, now: datetime | None) -> list[str]:
@@ -187,23 +264,38 @@ def send_board(
     spectators: tuple[str, ...] = (),
 ) -> None:
     """Mail every player their own view of the board; spectators (`spectators`, and the
-    board's subscribers) get the public view."""
+    board's subscribers) get the public view. Each mail carries the drawn board too, unless
+    its reader asked for plain text."""
     # The Subject names the player to move, as pbmserv's did, so it changes from mail to
     # mail: the board's thread is kept by References (mail/threads.py), which mutt and
     # Thunderbird thread by first.
     subject = board_subject(pos, new=new, commented=comment is not None)
     thread = board_thread(pos.board)
+    pictures = Pictures(pos.game, pos.state)
     player_addresses: set[str] = set()
     for seat in pos.board.seats:
         to = addresses_of(seat.user)
         player_addresses.update(to)
-        body = board_text(pos, seat.position, new=new, comment=comment, now=ctx.now)
-        ctx.replies.append(Reply(to, subject, body, "board", thread, new))
-    watching = (*spectators, *spectator_addresses(ctx.session, pos.board))
-    others = tuple(dict.fromkeys(a for a in watching if a and a not in player_addresses))
-    if others:
-        body = board_text(pos, None, new=new, comment=comment, now=ctx.now)
-        ctx.replies.append(Reply(others, subject, body, "board", thread, new))
+        page = board_page(pos, seat.position, new=new, comment=comment, now=ctx.now)
+        body, html = pictures.mail(page, seat.position, seat.user.html)
+        ctx.replies.append(Reply(to, subject, body, "board", thread, new, html))
+    # Subscribers come with their choice of HTML (in the one query); others are looked up.
+    subscribed = dict(spectator_addresses(ctx.session, pos.board))
+    watching: dict[str, bool] = {}
+    for address in (*spectators, *subscribed):
+        if address and address not in player_addresses and address not in watching:
+            watching[address] = subscribed[address] if address in subscribed else \
+                wants_html(ctx, address)
+    if not watching:
+        return
+    page = board_page(pos, None, new=new, comment=comment, now=ctx.now)
+    body, html = pictures.mail(page, None)
+    groups = [(tuple(watching), html)] if html is None else [
+        (tuple(a for a, wanted in watching.items() if wanted), html),
+        (tuple(a for a, wanted in watching.items() if not wanted), None)]
+    for to, part in groups:
+        if to:
+            ctx.replies.append(Reply(to, subject, body, "board", thread, new, part))
 
 
 def announce_decline(ctx: Context, pos: Position, user: User) -> None:

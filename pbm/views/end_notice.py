@@ -6,7 +6,7 @@ from pbm.accounts.users import addresses_of
 from pbm.boards import watchers
 from pbm.boards.position import Position
 from pbm.context import Context, Reply, board_thread
-from pbm.views.boardmail import board_text, turn_line
+from pbm.views.boardmail import Pictures, board_page, turn_line
 
 
 def board_ended(ctx: Context, pos: Position) -> None:
@@ -19,10 +19,11 @@ def board_ended(ctx: Context, pos: Position) -> None:
     if not users:
         return
     title = f"{pos.title} Board {board.number}"
-    body = (f"{title} has ended: {turn_line(pos)}\n\n"
-            + board_text(pos, None, now=ctx.now)
-            + f"\n(You asked to be told: {board.game} notify. To stop: {board.game} notify "
-              "YOURID PASSWORD off)\n")
+    page = board_page(pos, None, now=ctx.now).after(f"{title} has ended: {turn_line(pos)}") \
+        .before(f"(You asked to be told: {board.game} notify. To stop: {board.game} notify "
+                "YOURID PASSWORD off)")
+    pictures = Pictures(pos.game, pos.state)
     for user in users:
+        body, html = pictures.mail(page, None, user.html)
         ctx.replies.append(Reply(addresses_of(user), f"{title} has ended", body, "notice",
-                                 board_thread(board)))
+                                 board_thread(board), html=html))

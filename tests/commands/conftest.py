@@ -247,6 +247,17 @@ def tally(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 
 @pytest.fixture
+def hilo(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Register Hilo (tests/games/example_game.py, which has a secret and draws its board)
+    under 'hilo', as a line in registry.BUILTIN would (like `tally`)."""
+    monkeypatch.setitem(registry.BUILTIN, "hilo", "tests.games.example_game")
+    registry.get.cache_clear()
+    yield "hilo"
+    monkeypatch.undo()
+    registry.get.cache_clear()
+
+
+@pytest.fixture
 def other_game(request: pytest.FixtureRequest) -> str:
     """A registered game word other than trou: loophole once it is on offer, else Tally."""
     if "loophole" in registry.names():

@@ -2,23 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
-from pbm.games import registry
 from tests.commands.conftest import ALICE, BOB, PW, STRANGER, Runner, error, one
 from tests.games.example_game import GAME
-
-
-@pytest.fixture
-def hilo(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """Register Hilo under 'hilo', as a line in registry.BUILTIN would (like `tally`)."""
-    monkeypatch.setitem(registry.BUILTIN, "hilo", "tests.games.example_game")
-    registry.get.cache_clear()
-    yield "hilo"
-    monkeypatch.undo()
-    registry.get.cache_clear()
 
 
 def move(run: Runner, userid: str, text: str):

@@ -42,6 +42,7 @@ import random
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from html import unescape
 from itertools import combinations
 from typing import Any
 
@@ -164,7 +165,11 @@ class Mailbox:
 
 
 def text_of(reply: Reply) -> str:
-    return f"{reply.subject}\n{reply.body}"
+    """All a reader reads of a reply: Subject, text part, and the words of its HTML part
+    (the picture's labels and captions too), each on its own."""
+    words = "" if reply.html is None else \
+        "\n" + unescape(re.sub(r"<[^>]+>", "\n", reply.html))
+    return f"{reply.subject}\n{reply.body}{words}"
 
 
 @dataclass(frozen=True)
@@ -252,7 +257,8 @@ def play_through(box: Mailbox, log: list[tuple[int, str]], looks: list[Look],
 
 def assert_same_deliveries(first: Mailbox, second: Mailbox, address: str, steps: range,
                            kind: str | None = None) -> None:
-    """Byte for byte the same replies to `address` (of this kind) in both runs."""
+    """Byte for byte the same replies to `address` (of this kind) in both runs: Subject,
+    text part and HTML part (Reply's equality compares them all)."""
     a = [(s, r) for s, r in first.to(address, steps) if kind is None or r.kind == kind]
     b = [(s, r) for s, r in second.to(address, steps) if kind is None or r.kind == kind]
     assert [s for s, _ in a] == [s for s, _ in b], f"{address}: different numbers of mails"
@@ -260,6 +266,8 @@ def assert_same_deliveries(first: Mailbox, second: Mailbox, address: str, steps:
         assert x == y, (
             f"{address} can tell the two games apart at step {step}, which must not be:\n"
             f"--- first\n{x.subject}\n{x.body}\n--- second\n{y.subject}\n{y.body}"
+            + ("" if x.html == y.html else f"\n--- first html\n{x.html}\n--- second html\n"
+               f"{y.html}")
         )
 
 
@@ -419,8 +427,10 @@ def check_pipeline_secrets(box: Mailbox, moves: list[tuple[int, Any]],
             for form in holes:
                 assert form not in lowered, f"holes {form}: {where}\n{text}"
             assert not find_block(text, drawings[owner]), f"drawing: {where}\n{text}"
+            # The text part titles a pipeline it draws; the picture names every pipeline's
+            # board (showing the other's readings only), which the twin games check.
             title = f"{('Head', 'Tail')[owner]}'s pipeline"
-            assert f"{title}\n" not in text, f"drawing title: {where}\n{text}"
+            assert f"{title}\n" not in reply.body, f"drawing title: {where}\n{text}"
             for number, (seat, move) in enumerate(moves[:step], start=1):
                 if seat == owner and isinstance(move, SubmitPipe):
                     assert not row(number, PIPELINE.notation(move)).search(text), where
@@ -642,8 +652,9 @@ def check_outguess_secrets(box: Mailbox, moves: list[tuple[int, Turn]],
         mine = seat is not None and seat == shown.guesser and shown.guess is not None
         if secret or (mine and found and (reply.kind == "board" or viewer_of(sender, line)[1]
                                           == seat)):
-            # Only in the guesser's own view, and then their own guess.
-            assert mine and secret == [cell_name(shown.guess)], f"{where}\n{text}"
+            # Only in the guesser's own view, and then their own guess (in the text part,
+            # and again in the HTML part's text and its picture's caption).
+            assert mine and set(secret) == {cell_name(shown.guess)}, f"{where}\n{text}"
     return read
 
 
@@ -781,3 +792,34 @@ def test_leaving_mid_game_reveals_every_secret_to_both(db, word, seed, leave):
         check_pipeline_revealed(box, played, before.pipes, end)
     else:
         check_outguess_revealed(box, played, replace(before, concluded=True), end)
+
+
+# ===== Hilo: the drawn board ===================================================================
+@pytest.mark.parametrize("secrets, guesses", [((6, 7), ("3", "8", "1")),
+                                              ((2, 1), ("5", "9", "2"))])
+def test_a_drawn_board_never_shows_the_hidden_number(db, second_db, hilo, secrets, guesses):
+    """Hilo draws its board (the builtin games' pictures come with their own modules): two
+    games differing only in the hidden number, whose guesses are answered alike, give bob,
+    carol (who watches) and a stranger byte-identical mails, HTML parts included, until the
+    end; alice's own mails and everyone's final ones differ."""
+    boxes = []
+    for name, secret in zip(("real", "twin"), secrets):
+        box = Mailbox(db if name == "real" else second_db(name), "hilo")
+        box.send(STRANGER, "hilo challenge alice bob")
+        box.send(CAROL, f"hilo subscribe {BOARD} carol {PW['carol']}")
+        for step, (userid, text) in enumerate([("alice", str(secret)),
+                                               *(("bob", g) for g in guesses)], start=1):
+            box.step = step
+            box.send(ADDRESS[userid], f"hilo move {BOARD} {userid} {PW[userid]} {text}")
+            box.send(STRANGER, f"hilo show {BOARD}")
+            box.send(STRANGER, f"hilo show {BOARD}#1")
+            for me in USERS:
+                box.send(ADDRESS[me], f"hilo showas {me} {PW[me]} {BOARD}")
+        boxes.append(box)
+    real, twin = boxes
+    end = len(guesses) + 1
+    assert len(real.log) > 30 and all(r.html is not None for _, _, _, r in real.log)
+    for address in (BOB, CAROL, STRANGER):
+        assert_same_deliveries(real, twin, address, range(0, end))
+        assert_told_apart(real, twin, address, range(end, end + 1))
+    assert_told_apart(real, twin, ALICE, range(1, 2))

@@ -59,7 +59,8 @@ class Store:
 
 
 def body_of(row: OutboxMail) -> str:
-    return BytesParser(policy=policy.default).parsebytes(row.raw).get_body().get_content()
+    message = BytesParser(policy=policy.default).parsebytes(row.raw)
+    return message.get_body(preferencelist=("plain",)).get_content()
 
 
 @pytest.fixture

@@ -159,3 +159,74 @@ def test_any_reply_is_clean_on_the_wire_and_reads_back(subject, body, recipient,
         expected += "\n"
     assert content(message) == expected
     assert not message.defects
+
+
+# ----- the text/html alternative ----------------------------------------------------------
+HTML = ('<!DOCTYPE html>\n<html><head><meta charset="utf-8"></head><body>'
+        '<table><tr><td data-cell="A1" style="background:#e9c98b">' + "é" * 400
+        + "</td></tr></table></body></html>\n")
+
+
+def parts_of(raw: bytes):
+    """The text and html parts of a multipart/alternative mail, checked to be just those."""
+    message = parse(raw)
+    assert message.get_content_type() == "multipart/alternative"
+    assert not message.defects
+    parts = list(message.iter_parts())
+    assert [p.get_content_type() for p in parts] == ["text/plain", "text/html"]
+    return parts
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(body=BODIES, kind=st.sampled_from(["answer", "board"]))
+@example(body="Summary of Trou Board 101\n\nalice writes:\n--=_pbm_0\n--=_pbm_0--\n",
+         kind="board")
+def test_the_text_part_is_the_plain_mail_byte_for_byte(body, kind):
+    """Whatever the body (a player's comment may look like a boundary), the text part of the
+    multipart mail has the plain mail's bytes, charset and encoding, and the html part reads
+    back whole."""
+    plain = compose(Reply(("b@x.test",), "Trou Board 101 bob", body, kind), "b@x.test", SERVER)
+    raw = compose(Reply(("b@x.test",), "Trou Board 101 bob", body, kind, html=HTML),
+                  "b@x.test", SERVER)
+    assert_wire_clean(raw)
+    text, html = parts_of(raw)
+    alone = parse(plain)
+    assert text.get_content_charset() == alone.get_content_charset()
+    assert text["Content-Transfer-Encoding"] == alone["Content-Transfer-Encoding"]
+    assert text.get_payload(decode=True) == alone.get_payload(decode=True)
+    assert content(text) == content(alone)
+    assert html.get_content_charset() == "utf-8"
+    assert html["Content-Transfer-Encoding"] == "quoted-printable"
+    assert content(html) == HTML
+    # The headers above the body are the plain mail's but for the Content-Type.
+    names = [line.split(b":")[0] for line in raw.split(b"\r\n\r\n")[0].split(b"\r\n")
+             if line[:1] not in (b" ", b"\t")]
+    plain_names = [line.split(b":")[0] for line in plain.split(b"\r\n\r\n")[0].split(b"\r\n")
+                   if line[:1] not in (b" ", b"\t")]
+    assert names == [n for n in plain_names if n != b"Content-Transfer-Encoding"]
+
+
+def test_a_comment_holding_the_boundary_cannot_end_the_part():
+    """The boundary is one neither part holds: a player who copies the last mail's boundary
+    into a comment gets it quoted, not obeyed."""
+    first = compose(Reply(("b@x.test",), "s", "board\n", "board", html=HTML), "b@x.test",
+                    SERVER)
+    boundary = parse(first).get_boundary()
+    assert boundary and boundary.startswith("=_")
+    sneaky = (f"board\n\nalice writes:\n--{boundary}\nContent-Type: text/html\n\n"
+              f"<b>fake</b>\n--{boundary}--\n")
+    raw = compose(Reply(("b@x.test",), "s", sneaky, "board", html=HTML), "b@x.test", SERVER)
+    text, html = parts_of(raw)
+    assert parse(raw).get_boundary() != boundary
+    assert content(text) == sneaky and content(html) == HTML
+
+
+def test_html_lines_stay_short_and_compose_stays_fast():
+    board = "Summary of Trou Board 101\n\n" + "  1. 1B2            2. 4C2\n" * 60
+    html = "<p>" + "x" * 5000 + "</p>\n" + "<td data-cell='A1'>é</td>" * 500
+    raw = compose(Reply(("b@x.test",), "s", board, "board", html=html), "b@x.test", SERVER)
+    assert max(len(line) for line in raw.split(b"\r\n")) <= 78
+    started = time.perf_counter()
+    for _ in range(200):
+        compose(Reply(("b@x.test",), "s", board, "board", html=html), "b@x.test", SERVER)
+    assert (time.perf_counter() - started) / 200 < 0.005  # on a busy 2-core machine
