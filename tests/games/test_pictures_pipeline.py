@@ -77,7 +77,10 @@ def test_every_square_is_a_named_cell_and_the_picture_is_safe_in_mail(position, 
 
 
 def centre(inner: str) -> str:
-    """The style of a pipeline square's centre: the middle cell of its 3x3 table."""
+    """The style of a pipeline square's centre: the middle cell of its 3x3 table, or the one
+    span a square draws when no pipe leaves it."""
+    if "<tr>" not in inner:
+        return inner
     rows = inner.split("<tr>")[1:]
     return rows[1].split("<td ")[2]
 

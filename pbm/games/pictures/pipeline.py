@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 
 from pbm.games.base import Viewer
 from pbm.games.pictures.kit import (
@@ -149,11 +150,11 @@ def _pipe_board(state: State, seat: int, viewer: Viewer, pipe: Pipe | None,
         cells = []
         for col in range(SIZE):
             name = cell_at(col, row)
-            node = _node(name, name in path, pipe is not None and name in pipe.holes,
-                         {n for n in _beside(name) if (name, n) in links},
+            sides = _beside(name)
+            node = _node(name in path, pipe is not None and name in pipe.holes,
+                         frozenset(side for n, side in sides.items() if (name, n) in links),
                          readings.get(name), coins.get(name), name in guessed)
-            style = css(width=NODE, height=NODE, padding=0, background=BOARD)
-            cells.append(cell(f"{SEATS[seat]}:{name}", node, style))
+            cells.append(cell(f"{SEATS[seat]}:{name}", node, _NODE_STYLE))
         rows.append(cells)
     board = grid(rows, COLUMNS, [str(row + 1) for row in range(SIZE)], NODE,
                  css(border=f"2px solid {EDGE}"))
@@ -179,11 +180,11 @@ def _beside(name: str) -> dict[str, str]:
             if 0 <= col + dc < SIZE and 0 <= row + dr < SIZE}
 
 
-def _node(name: str, on_pipe: bool, hole: bool, linked: set[str], reading: Reading | None,
+@cache
+def _node(on_pipe: bool, hole: bool, arms: frozenset[str], reading: Reading | None,
           coin: str | None, guessed: bool) -> str:
-    """A square of a pipeline's board as a 3x3 table: the pipe's centre and its arms."""
-    sides = _beside(name)
-    arms = {sides[n] for n in linked}
+    """A square of a pipeline's board: the pipe's centre and its `arms` (the sides it leaves
+    by). Squares repeat from board to board and mail to mail, so each kind is made once."""
     centre_colour = HOLE if hole else PIPE if on_pipe else SLOT
     if reading is not None:
         mark = "×" if reading is Reading.MISS else ""
@@ -195,6 +196,12 @@ def _node(name: str, on_pipe: bool, hole: bool, linked: set[str], reading: Readi
         inner = f'<b style="{css(font_size=12, color=colour)}">{coin}</b>'
     else:
         inner = ""
+    if not arms:
+        # No pipe leaves the square (most of them, and all of a secret pipeline): its
+        # centre alone, without the 3x3 table that draws arms. It keeps mails small.
+        style = css(display="inline-block", width=PIPE_WIDTH, height=PIPE_WIDTH,
+                    background=centre_colour, vertical_align="middle", line_height=0)
+        return f'<span style="{style}">{inner}</span>'
     edge = (NODE - PIPE_WIDTH) // 2
 
     def part(width: int, height: int, colour: str, content: str = "") -> str:
@@ -214,6 +221,10 @@ def _node(name: str, on_pipe: bool, hole: bool, linked: set[str], reading: Readi
     style = css(border_collapse="collapse", border_spacing=0, width=NODE, height=NODE)
     return (f'<table role="presentation" style="{style}">'
             + "".join(f"<tr>{row}</tr>" for row in rows) + "</table>")
+
+
+_NODE_STYLE = css(width=NODE, height=NODE, padding=0, background=BOARD, text_align="center",
+                  vertical_align="middle")
 
 
 def _pipe_legend(readings: bool, pipes: bool) -> str:
