@@ -11,7 +11,8 @@ def fit(text: str, width: int = WIDTH) -> str:
     """`text` with each line longer than `width` wrapped at its spaces, the lines it gives
     indented as it was; lines that fit (boards, tables) are left exactly as they are.
 
-    A single word longer than `width` stays whole: cutting it would change what it says.
+    A single word longer than `width` stays whole: cutting it would change what it says;
+    for the same reason tabs and runs of spaces inside a line are kept as they are.
     """
     lines: list[str] = []
     for line in text.split("\n"):
@@ -20,5 +21,6 @@ def fit(text: str, width: int = WIDTH) -> str:
             continue
         indent = line[: len(line) - len(line.lstrip(" "))]
         lines += textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
-                               break_on_hyphens=False) or [line]
+                               break_on_hyphens=False, expand_tabs=False,
+                               replace_whitespace=False) or [line]
     return "\n".join(lines)
