@@ -28,7 +28,7 @@ from pbm.games import registry
 from pbm.help import page_names
 from pbm.tick import tick
 from pbm.views.width import WIDTH
-from tests.commands.conftest import ACCOUNTS, ALICE, BOB, CAROL, PW, STRANGER, Runner
+from tests.commands.conftest import ACCOUNTS, ALICE, BOB, PW, STRANGER, Runner
 from tests.commands.played import BOARD, USERS, Played, play_game
 from tests.commands.social import run_as
 
