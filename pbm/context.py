@@ -10,12 +10,14 @@ from sqlalchemy.orm import Session
 from pbm.config import LimitSettings, TimeSettings
 from pbm.db.models import Board, utcnow
 from pbm.games.base import UserError
+from pbm.views.width import fit
 
 
 @dataclass(frozen=True)
 class Reply:
     """A message for some addresses. `kind` "answer" goes to the sender (help, errors,
-    listings); "board" is a board update for a player or spectator."""
+    listings); "board" is a board update for a player or spectator. Its body is fitted to
+    76 columns (views/width.py): every mail leaves within them, whoever wrote its lines."""
 
     to: tuple[str, ...]
     subject: str
@@ -27,6 +29,11 @@ class Reply:
     # The same mail as an HTML document with the board drawn (views/boardhtml.py); it goes
     # as a text/html alternative after `body`, which stays as it is for programs.
     html: str | None = None
+
+    def __post_init__(self) -> None:
+        # Here, where every mail passes, rather than at each of the places that write one:
+        # an error may quote a move or an address of any length, a chat a player's lines.
+        object.__setattr__(self, "body", fit(self.body))
 
 
 @dataclass

@@ -10,9 +10,11 @@ from pbm.boards.select import Which
 from pbm.commands.grammar import Command, Invocation, account_command
 from pbm.context import CommandError, Context, shorten
 from pbm.db.models import User
-from pbm.views.listings import board_line, listed
+from pbm.views.listings import ROW_HANG, board_line, listed
+from pbm.views.width import fit
 
 MARK = "*"
+GAME_COLUMN = 12
 SELECTORS = "next|active|inactive|all"
 SELECTOR_WORDS = frozenset(Which)
 HEADINGS = {
@@ -33,7 +35,8 @@ def turn_list(ctx: Context, user: User, which: Which = Which.ACTIVE) -> str:
         pos = position(board)
         seat = pos.seat_of(user)
         mark = MARK if seat is not None and seat in pos.to_move() else " "
-        lines.append(f"{mark} {board.game:<12}{board_line(board, pos)}")
+        row = f"{mark} {board.game:<{GAME_COLUMN}}{board_line(board, pos)}"
+        lines.append(fit(row, hang=2 + GAME_COLUMN + ROW_HANG))
     if not found:
         lines.append("  (none)")
     return "\n".join(lines + note) + "\n"

@@ -118,8 +118,8 @@ def _tell_owner(stopped: Address) -> list[Reply]:
     body = (f"Mail from the game server to {stopped.address}, an address of {userid}, came "
             f"back undelivered {stopped.bounces} times, so the server has stopped mailing it. "
             "Your board mails now go only to this address.\n\n"
-            f"If {stopped.address} works again, name it once more: 'change {userid} PASSWORD "
-            f"address {' '.join(dict.fromkeys((*others, stopped.address)))}'.\n")
+            f"If {stopped.address} works again, name it once more: 'change address {userid} "
+            f"PASSWORD {' '.join(dict.fromkeys((*others, stopped.address)))}'.\n")
     return [Reply(others, f"pbm: mail to {stopped.address} stopped", body, "notice")]
 
 

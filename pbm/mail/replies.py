@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pbm.context import Reply
 from pbm.views import boardhtml
+from pbm.views.width import fit
 
 MAX_ANSWER_CHARS = 200_000
 MERGED_SUBJECT = "Replies to your commands"
@@ -46,9 +47,10 @@ def merge(answers: list[Reply]) -> Reply | None:
         section = f"\n=== {answer.subject} ===\n\n{answer.body.rstrip()}\n"
         if size + len(section) > MAX_ANSWER_CHARS:
             rest = [a.subject for a in answers[index:]]
-            parts.append(f"\n=== {len(rest)} more replies left out ===\n\nThis mail would have "
-                         "grown too long. Ask for fewer things in one mail. Left out: "
-                         f"{', '.join(rest[:20])}{', ...' if len(rest) > 20 else ''}.\n")
+            # Fitted here, not only in the Reply: the HTML part shows it in a <pre>.
+            parts.append(fit(f"\n=== {len(rest)} more replies left out ===\n\nThis mail would "
+                             "have grown too long. Ask for fewer things in one mail. Left out: "
+                             f"{', '.join(rest[:20])}{', ...' if len(rest) > 20 else ''}.\n"))
             included = answers[:index]
             break
         parts.append(section)

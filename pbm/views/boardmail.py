@@ -19,7 +19,7 @@ from pbm.db.models import Address, BoardStatus, User
 from pbm.games.base import AnyGame
 from pbm.views import boardhtml
 from pbm.views.rating_lines import rating_lines
-from pbm.views.width import WIDTH
+from pbm.views.width import WIDTH, fit
 
 RECENT_ROWS = 10  # rows of the move list in ordinary mails; `show` prints them all
 COLUMN = 20
@@ -179,7 +179,8 @@ def board_page(
     rest.append(render(pos.state, viewer).rstrip("\n"))
     if comment is not None:
         author, text = comment
-        rest += ["", f"{author} writes:", text.rstrip()]
+        # Fitted here too, not only in the Reply: the HTML part shows it in a <pre>.
+        rest += ["", f"{author} writes:", fit(text.rstrip())]
     return BoardPage("\n".join(parts), "\n".join(rest).rstrip())
 
 

@@ -11,7 +11,7 @@ from pbm.db.models import Board, User
 from pbm.games import registry
 from pbm.games.base import AnyGame
 from pbm.views.boardmail import turn_line
-from pbm.views.width import WIDTH
+from pbm.views.width import WIDTH, fit
 
 # Lines one listing mail holds at most: a player with hundreds of boards gets the first ones
 # and a note, not a mail that grows with the store.
@@ -24,6 +24,11 @@ def board_line(board: Board, pos: Position | None = None) -> str:
     info = pos.game.info
     players = ", ".join(f"{pos.userid(i)} ({info.seats[i]})" for i in range(info.players))
     return f"{board.number:>5}  {players}  {turn_line(pos)}"
+
+
+# A listing row too long for a mail goes on under its players (the board number's 5 columns
+# and 2 spaces): the numbers stay alone at the left edge, to be read down the list.
+ROW_HANG = 7
 
 
 def list_boards(ctx: Context, game: AnyGame | None, users: list[User], which: Which,
@@ -56,7 +61,7 @@ def send_listing(ctx: Context, game: AnyGame, users: list[User], which: Which) -
     found, note = listed(ctx, game, users, which)
     whose = f" of {', '.join(u.userid for u in users)}" if users else ""
     lines = [f"{which.capitalize()} {title} boards{whose}:", ""]
-    lines += [board_line(b) for b in found] or ["  (none)"]
+    lines += [fit(board_line(b), hang=ROW_HANG) for b in found] or ["  (none)"]
     lines += note
     ctx.answer(f"List of {title} games", "\n".join(lines) + "\n")
 

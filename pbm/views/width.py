@@ -7,11 +7,13 @@ import textwrap
 WIDTH = 76
 
 
-def fit(text: str, width: int = WIDTH) -> str:
+def fit(text: str, width: int = WIDTH, hang: int = 0) -> str:
     """`text` with each line longer than `width` wrapped at its spaces, the lines it gives
-    indented as it was; lines that fit (boards, tables) are left exactly as they are.
+    indented as it was (and `hang` columns more: a table row's continuation under its
+    column); lines that fit (boards, tables) are left exactly as they are.
 
-    A single word longer than `width` stays whole: cutting it would change what it says.
+    A single word longer than `width` stays whole: cutting it would change what it says;
+    for the same reason tabs and runs of spaces inside a line are kept as they are.
     """
     lines: list[str] = []
     for line in text.split("\n"):
@@ -19,6 +21,7 @@ def fit(text: str, width: int = WIDTH) -> str:
             lines.append(line)
             continue
         indent = line[: len(line) - len(line.lstrip(" "))]
-        lines += textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
-                               break_on_hyphens=False) or [line]
+        lines += textwrap.wrap(line, width, subsequent_indent=indent + " " * hang,
+                               break_long_words=False, break_on_hyphens=False,
+                               expand_tabs=False, replace_whitespace=False) or [line]
     return "\n".join(lines)

@@ -157,6 +157,12 @@ def one(replies: list[Reply], address: str | None = None) -> Reply:
     return chosen[0]
 
 
+def flat(text: str) -> str:
+    """`text` with every run of whitespace one space: a mail's words, however its lines are
+    wrapped to fit 76 columns."""
+    return " ".join(text.split())
+
+
 def error(replies: list[Reply]) -> Reply:
     """The one reply of a refused command."""
     assert len(replies) == 1, replies

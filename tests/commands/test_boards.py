@@ -16,6 +16,7 @@ from tests.commands.conftest import (
     TROU_GAME,
     assert_never_echoed,
     error,
+    flat,
     one,
     start_trou,
 )
@@ -179,12 +180,12 @@ def test_move_on_unknown_or_other_game_board(players, other_game):
     err = error(run(ALICE, f"{other_game} move 101 alice Secret1 3B2"))
     assert err.subject == f"{title} Board 101 Error"
     assert f"There is no {title} board 101; boards are numbered per game, and 101 is a " \
-        "Trou board: send 'trou ...' for it." in err.body
+        "Trou board: send 'trou ...' for it." in flat(err.body)
     # Refused before the password was checked: nothing after its place is quoted.
     assert f"{other_game} move 101 alice ******** ********" in err.body
     assert run.snapshot() == before
     err = error(run(ALICE, f"{other_game} show 101"))
-    assert "101 is a Trou board" in err.body
+    assert "101 is a Trou board" in flat(err.body)
 
 
 def test_a_whole_game_then_the_board_is_over(players):

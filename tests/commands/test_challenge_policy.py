@@ -13,6 +13,7 @@ from tests.commands.conftest import (
     TROU_GAME,
     assert_never_echoed,
     error,
+    flat,
     one,
     start_trou,
 )
@@ -40,7 +41,7 @@ def test_a_player_who_rejects_is_not_challenged_and_the_challenger_is_told(playe
     refused = error(replies)
     assert refused.to == (STRANGER,)
     assert "bob does not accept Trou challenges (they sent 'trou reject'); this challenge " \
-           "was not made." in refused.body
+           "was not made." in flat(refused.body)
     assert snapshot(run) == before
     # Only Trou: other games are challenged as before.
     assert challenged(run(STRANGER, "loophole challenge alice bob"))

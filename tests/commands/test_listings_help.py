@@ -18,6 +18,7 @@ from tests.commands.conftest import (
     STRANGER,
     assert_never_echoed,
     error,
+    flat,
     one,
     start_trou,
 )
@@ -88,7 +89,7 @@ def test_list_of_an_unknown_game_is_a_clear_error(run):
     offered = ", ".join(registry.names())
     err = error(run(STRANGER, "list nosuch"))
     assert err.subject == "pbm error"
-    assert f"There is no game called 'nosuch'. Games on offer: {offered}." in err.body
+    assert f"There is no game called 'nosuch'. Games on offer: {offered}." in flat(err.body)
     assert "Your command was:\n  list nosuch" in err.body
     # The listing already made for trou is dropped with the failed command.
     err = error(run(STRANGER, "list trou nosuch"))
@@ -138,7 +139,7 @@ def test_help_on_an_unknown_topic_lists_the_topics(run):
     err = error(run(STRANGER, "help nosuch"))
     assert err.subject == "pbm error"
     assert "There is no help on 'nosuch'." in err.body
-    topics = err.body.split("Topics: ", 1)[1].split(".\n", 1)[0].split(", ")
+    topics = flat(err.body).split("Topics: ", 1)[1].split(". ", 1)[0].split(", ")
     assert topics == ["general", "commands", *registry.names()]
     for topic in topics:  # every topic offered works
         assert one(run(STRANGER, f"help {topic}")).kind == "answer"

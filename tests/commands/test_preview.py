@@ -18,6 +18,7 @@ from tests.commands.conftest import (
     TROU_GAME,
     assert_never_echoed,
     error,
+    flat,
     one,
     start_trou,
 )
@@ -151,7 +152,7 @@ def test_games_with_secrets_refuse_every_preview(players, word):
         for ref in (f"{BOARD}", f"{BOARD}#2"):
             replies = preview(players, userid, f"{ref} {move}", word=word)
             reply = error(replies)
-            assert reply.body.startswith(
+            assert flat(reply.body).startswith(
                 f"Preview is not offered for {game.info.title}: the game keeps secrets from "
                 "its players while it runs")
             assert "Summary" not in reply.body and "Preview of" not in reply.body

@@ -17,6 +17,7 @@ from tests.commands.conftest import (
     TROU_GAME,
     Runner,
     error,
+    flat,
     one,
 )
 
@@ -70,10 +71,17 @@ def boards(players: Runner) -> Runner:
 
 
 LINE_101 = "* trou          101  alice (Red), bob (Black)  Please start the game alice."
-LINE_102 = "* pipeline      102  alice (Head), carol (Tail)  It is alice's and carol's turn."
+# Too long for a mail's 76 columns: the row goes on under its players.
+LINE_102 = ("* pipeline      102  alice (Head), carol (Tail)  It is alice's and carol's\n"
+            + " " * 21 + "turn.")
 LINE_103 = "* trou          103  bob (Red), alice (Black)  It is alice's turn."
 LINE_104 = "  trou          104  alice (Red), bob (Black)  Game won by alice."
 KEY = "(*: alice's turn; finished boards stay listed 14 days)"
+
+
+def rows(lines: list[str]) -> list[str]:
+    """The board rows of listing lines, without the lines a long row goes on in."""
+    return [line for line in lines if not line.startswith(" " * 3)]
 
 
 def listing(run: Runner, line: str, days: float, sender: str = STRANGER) -> str:
@@ -118,13 +126,13 @@ def test_the_marker_follows_the_player_asked_about(boards):
 
 def test_a_simultaneous_step_is_the_turn_of_both_until_one_has_moved(boards):
     run = boards
-    carol_next = listing(run, "games carol next", 1).splitlines()[3:]
+    carol_next = rows(listing(run, "games carol next", 1).splitlines()[3:])
     assert [line.split()[2] for line in carol_next] == ["102"]
     mail(run, "alice", f"pipeline move 102 alice {PW['alice']} B2-B3*-C3*-D3-D4*-C4")
     line_102 = "  pipeline      102  alice (Head), carol (Tail)  It is carol's turn."
     assert line_102 in listing(run, "games alice", 1).splitlines()
-    assert [line.split()[2] for line in listing(run, "games alice next", 1).splitlines()[3:]] \
-        == ["101", "103"]
+    alice_next = rows(listing(run, "games alice next", 1).splitlines()[3:])
+    assert [line.split()[2] for line in alice_next] == ["101", "103"]
     assert listing(run, "games carol next", 1).splitlines()[3:] == ["*" + line_102[1:]]
 
 
@@ -136,9 +144,9 @@ def test_a_player_with_no_boards_gets_an_empty_list(players):
 def test_a_long_list_is_cut_with_a_note(boards, monkeypatch):
     monkeypatch.setattr(listings, "LISTED_LINES", 2)
     lines = listing(boards, "games alice", 1).splitlines()
-    assert lines[3:] == [LINE_101, LINE_102, "",
-                         "More than 2 boards: the first 2 are listed. Ask for fewer, for "
-                         "example with 'next'."]
+    assert lines[3:6] == [LINE_101, *LINE_102.splitlines()] and lines[6] == ""
+    assert " ".join(lines[7:]) == \
+        "More than 2 boards: the first 2 are listed. Ask for fewer, for example with 'next'."
     assert "More than 2 boards" in listing(boards, "trou games", 1)
 
 
@@ -147,7 +155,7 @@ def test_games_without_a_userid_from_an_unknown_address_says_how_to_write_it(boa
     err = error(boards(STRANGER, "games"))
     assert err.subject == "pbm error"
     assert f"No player receives mail at {STRANGER}, so name the player." in err.body
-    assert "Write: games [userid] [next|active|inactive|all]" in err.body
+    assert "Write: games [userid] [next|active|inactive|all]" in flat(err.body)
 
 
 def test_games_from_an_address_of_two_accounts_asks_which(players):

@@ -729,3 +729,30 @@ def test_a_short_log_is_the_same_in_both():
     state = probes_only(started(), 10, random.Random(4))
     assert GAME.render(state, 0) == GAME.render_full(state, 0)
     assert "not shown" not in GAME.render(state, 0)
+
+
+def test_the_prompts_examples_are_always_legal_moves() -> None:
+    """Over random games: parse() accepts the prompt's example probe and guess for the seat
+    to move, and where B@C3,W@A1 or A2,B3,C4 would be refused the prompt offers others."""
+    others: set[str] = set()
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = GAME.start({}, seed)
+        while GAME.result(state) is None:
+            seat = min(GAME.to_move(state))
+            prompt = GAME.prompt(state, seat)
+            assert prompt is not None and len(prompt) <= 76, prompt
+            if state.phase is Phase.PLAY:
+                probe = re.search(r"\(e\.g\. (\S+)\)", prompt)
+                assert probe, prompt
+                GAME.parse(state, seat, probe.group(1))  # raises if the example is refused
+                if probe.group(1) != "B@C3,W@A1":
+                    others.add("probe")
+                guess = re.search(r"\((guess \S+)\)", prompt)
+                assert (guess is None) == bool(state.owed[seat]), prompt
+                if guess:
+                    GAME.parse(state, seat, guess.group(1))
+                    if guess.group(1) != "guess A2,B3,C4":
+                        others.add("guess")
+            state = GAME.play(state, seat, GAME.random_move(state, seat, rng))
+    assert others == {"probe", "guess"}  # the cases the examples once got wrong came up

@@ -148,12 +148,13 @@ ADDRESSES = st.builds(lambda local, domain: f"{local}@{domain}",
          recipient="a@b", message_id="<a@b>", references="", kind="board")
 def test_any_reply_is_clean_on_the_wire_and_reads_back(subject, body, recipient, message_id,
                                                        references, kind):
-    raw = compose(Reply((recipient,), subject, body, kind), recipient, SERVER,
-                  inbound(message_id, references))
+    reply = Reply((recipient,), subject, body, kind)
+    raw = compose(reply, recipient, SERVER, inbound(message_id, references))
     assert_wire_clean(raw)
     message = parse(raw)
     assert str(message["Subject"]) == subject_text(subject)
-    sendable = body.encode("utf-8", "replace").decode("utf-8")  # lone surrogates become '?'
+    # What is sent is the reply's body: fitted to 76 columns when it is made.
+    sendable = reply.body.encode("utf-8", "replace").decode("utf-8")  # lone surrogates: '?'
     expected = re.sub(r"\r\n|\r", "\n", sendable)
     if not expected.endswith("\n"):
         expected += "\n"

@@ -10,7 +10,15 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
-from pbm.games.base import Game, GameInfo, IllegalMove, InvalidMove, Outcome, Viewer
+from pbm.games.base import (
+    Game,
+    GameInfo,
+    IllegalMove,
+    InvalidMove,
+    Outcome,
+    UserError,
+    Viewer,
+)
 from pbm.games.pipeline.flow import (
     CELLS,
     HOLES,
@@ -52,6 +60,9 @@ PROBE_HELP = (
     "pawn from the supply) or C3-D3,Y@A2 (the pawn on C3 to D3); or guess with guess A2,B3,C4."
 )
 GUESS_HELP = "A guess names three squares, e.g. guess A2,B3,C4."
+# The prompt's examples, where they are legal; else it offers moves that are.
+PROBE_EXAMPLE = "B@C3,W@A1"
+GUESS_EXAMPLE = ("A2", "B3", "C4")
 # Random playouts guess now and then; see random_move for why they may peek.
 GUESS_CHANCE = 0.2
 LUCKY_CHANCE = 0.35
@@ -365,12 +376,23 @@ class Pipeline(Game[State, Move]):
             route = f"from {state.head} to {state.tail}"
             return f"Send your secret pipeline {route}, {HOLES} holes marked '*'."
         if phase is Phase.PLAY:
+            probe = self._example_probe(state)
             owed = state.owed[seat]
             if owed:
                 owing = f"you owe {plural(owed, 'probe')} before guessing"
-                return f"Probe two pawns (e.g. B@C3,W@A1); {owing}."
-            return "Probe two pawns (e.g. B@C3,W@A1) or guess the holes (e.g. guess A2,B3,C4)."
+                return f"Probe two pawns (e.g. {probe}); {owing}."
+            guess = "guess " + ",".join(_example_guess(state))
+            return f"Probe two pawns (e.g. {probe}) or guess the holes ({guess})."
         return None
+
+    def _example_probe(self, state: State) -> str:
+        """A probe the player could send now (once every pawn is out, none comes from the
+        supply): PROBE_EXAMPLE when it is legal, else the first that is."""
+        try:
+            return self.notation(_parse_probe(state, PROBE_EXAMPLE))
+        except UserError:
+            # Some probe is always legal: 8 pawns leave 8 of the 16 squares free.
+            return self.notation(next(_all_probes(state)))
 
     # ----- moves for tests and playouts ----------------------------------------------------
 
@@ -460,6 +482,13 @@ class Pipeline(Game[State, Move]):
 
 def _guessable(state: State) -> list[str]:
     return [cell for cell in CELLS if cell not in (state.head, state.tail)]
+
+
+def _example_guess(state: State) -> tuple[str, ...]:
+    """Squares a guess may name now: GUESS_EXAMPLE unless a coin lies on one of them."""
+    if state.head in GUESS_EXAMPLE or state.tail in GUESS_EXAMPLE:
+        return tuple(_guessable(state)[:HOLES])
+    return GUESS_EXAMPLE
 
 
 def _pawn_sources(state: State) -> list[tuple[Colour, str | None]]:
