@@ -120,7 +120,9 @@ class Site:
     def mails(self, player: str) -> list[EmailMessage]:
         """What the player's Maildir holds, in the order Postfix delivered it."""
         folder = self.postfix.mailbox(player)
-        if not folder.exists():
+        # virtual(8) makes the Maildir's folder, then its tmp, new and cur one by one: a
+        # look in between would find a Maildir that is not one yet.
+        if not all((folder / part).is_dir() for part in ("tmp", "new", "cur")):
             return []
         box = mailbox.Maildir(folder, create=False)
         found = []
