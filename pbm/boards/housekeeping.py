@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, joinedload
+from sqlalchemy.orm import Session, contains_eager, joinedload
 
 from pbm.accounts import vacations
 from pbm.accounts.users import addresses_of
@@ -61,10 +61,11 @@ def due_seats(session: Session, now: datetime, limit: int = BATCH) -> list[Seat]
     The seat's row and its board's (a forfeit ends the board) are locked; a board a move
     holds at another node is skipped, and its seat looked at next time."""
     return list(session.scalars(
-        select(Seat).where(Seat.next_check_at <= now)
+        select(Seat).join(Seat.board).where(Seat.next_check_at <= now)
         .order_by(Seat.next_check_at, Seat.board_id, Seat.position)
-        # Inner joins: PostgreSQL locks no row on the nullable side of an outer join.
-        .options(joinedload(Seat.board, innerjoin=True),
+        # Inner joins, the board's by its own name: PostgreSQL locks rows only of tables the
+        # FROM names, and none on the nullable side of an outer join.
+        .options(contains_eager(Seat.board),
                  joinedload(Seat.user, innerjoin=True).selectinload(User.addresses))
         .limit(limit).with_for_update(of=(Seat, Board), skip_locked=True)
         .execution_options(populate_existing=True)))
