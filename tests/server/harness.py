@@ -53,6 +53,10 @@ class PbmServer:
     process: subprocess.Popen | None = None
     port: int = 0
     seen: set[str] = field(default_factory=set)
+    # Another database than the folder's SQLite file (a PostgreSQL URL: several nodes).
+    database_url: str | None = None
+    # Another Maildir than the folder's own (nodes of one server deliver into one).
+    shared_maildir: Path | None = None
 
     @property
     def log(self) -> Path:
@@ -64,13 +68,14 @@ class PbmServer:
 
     @property
     def maildir(self) -> Path:
-        return self.folder / "maildir"
+        return self.shared_maildir or self.folder / "maildir"
 
     @property
     def database(self) -> Path:
         return self.folder / "pbm.sqlite"
 
     def write_config(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
         self.config_file.write_text(
             "[server]\n"
             f'address = "{SERVER_ADDRESS}"\n'
@@ -80,7 +85,9 @@ class PbmServer:
             "port = 0\n"
             "max_message_bytes = 1048576\n"
             "[delivery]\n"
-            'maildir = "maildir"\n' + self.extra_config,
+            f'maildir = "{self.shared_maildir or "maildir"}"\n'
+            + (f'[database]\nurl = "{self.database_url}"\n' if self.database_url else "")
+            + self.extra_config,
             encoding="utf-8",
         )
 
