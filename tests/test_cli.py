@@ -1,4 +1,4 @@
-"""The operator's command line through click's runner, on a real database (tests/stores.py) and Maildir."""
+"""The operator's command line through click's runner, on a real database and Maildir."""
 
 from __future__ import annotations
 
