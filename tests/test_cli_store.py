@@ -30,7 +30,8 @@ MAIL = (b"From: Bob <bob@example.org>\r\nTo: pbm@games.test\r\nSubject: help\r\n
 
 def _inbound(folder: Pbm) -> list[tuple[str, str]]:
     with folder.session() as session:
-        return [(m.message_key, m.envelope_from) for m in session.scalars(select(InboundMessage))]
+        return [(m.message_key, m.envelope_from)
+                for m in session.scalars(select(InboundMessage).order_by(InboundMessage.id))]
 
 
 def _revision(database: Path) -> str:
