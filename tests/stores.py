@@ -125,13 +125,18 @@ def _closing(connection: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 
 
 class Sql:
-    """Plain SQL on a test's database, one transaction, parameters by name (:name)."""
+    """Plain SQL on a test's database, in one transaction."""
 
     def __init__(self, connection: Connection):
         self.connection = connection
 
-    def execute(self, statement: str, parameters: dict[str, Any] | None = None
-                ) -> CursorResult[Any]:
+    def execute(self, statement: str,
+                parameters: dict[str, Any] | tuple[Any, ...] | None = None) -> CursorResult[Any]:
+        """Run `statement`; its parameters by name, or a tuple for its ?s in order."""
+        if isinstance(parameters, tuple):
+            parts = statement.split("?")
+            statement = "".join(f"{part}:p{i}" for i, part in enumerate(parts[:-1])) + parts[-1]
+            parameters = {f"p{i}": value for i, value in enumerate(parameters)}
         return self.connection.execute(text(statement), parameters or {})
 
 

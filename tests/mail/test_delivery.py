@@ -67,10 +67,8 @@ class Store:
 
     def sql(self, statement: str, *args) -> None:
         """Run `statement` behind pbm's back, its ? filled with `args` in order."""
-        parts = statement.split("?")
-        named = "".join(f"{part}:p{i}" for i, part in enumerate(parts[:-1])) + parts[-1]
         with stores.sql(self.path) as db:
-            db.execute(named, {f"p{i}": value for i, value in enumerate(args)})
+            db.execute(statement, args)
 
 
 @pytest.fixture

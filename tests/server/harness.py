@@ -17,6 +17,8 @@ from email.parser import BytesParser
 from email.utils import make_msgid
 from pathlib import Path
 
+from tests import stores
+
 SERVER_ADDRESS = "pbm@games.test"
 LISTENING = re.compile(r"listening on ([\d.]+):(\d+)")
 
@@ -80,9 +82,16 @@ class PbmServer:
             "port = 0\n"
             "max_message_bytes = 1048576\n"
             "[delivery]\n"
-            'maildir = "maildir"\n' + self.extra_config,
+            'maildir = "maildir"\n' + self._database() + self.extra_config,
             encoding="utf-8",
         )
+
+    def _database(self) -> str:
+        """The [database] section: none on SQLite (pbm.sqlite beside pbm.toml is the
+        default), else the test's database from tests/stores.py."""
+        if not stores.postgresql():
+            return ""
+        return f'[database]\nurl = "{stores.url(self.database)}"\n'
 
     def start(self) -> None:
         if not self.config_file.exists():
