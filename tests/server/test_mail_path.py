@@ -178,7 +178,7 @@ def test_a_mail_that_hits_a_bug_is_kept_and_can_be_retried(server: PbmServer):
     server.collect(2)
     # Damage the stored snapshot the way a bug or a bad manual edit would.
     with stores.sql(server.database) as db:
-        good = db.execute("select state from boards where id = 101").fetchone()[0]
+        good = db.execute("select cast(state as text) from boards where id = 101").scalar_one()
         db.execute("update boards set state = '{\"cells\": 9}' where id = 101")
     server.send(ALICE, "trou move 101 alice secret 1B2")
     (sorry,) = server.collect(1)

@@ -40,7 +40,7 @@ def test_a_draw_by_mail(server: PbmServer):
         assert "hunter2" not in reply.body
     with stores.sql(server.database) as db:
         status, winners = db.execute(
-            "select status, winners from boards where id = 101").fetchone()
+            "select status, cast(winners as text) from boards where id = 101").fetchone()
         assert (status, winners) == ("finished", "[]")
         assert db.execute("select tied from ratings order by user_id").fetchall() == [(1,), (1,)]
 
