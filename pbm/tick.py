@@ -9,8 +9,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.boards.housekeeping import BATCH, Report, housekeep
 from pbm.config import Config
-from pbm.db import engines
-from pbm.db.engines import Guarded
+from pbm.db import locks
+from pbm.db.locks import Guarded
 from pbm.mail.receive import queue
 
 MOST_BATCHES = 1000  # a bound on one step: what is left waits for the next
@@ -27,7 +27,7 @@ def tick(factory: sessionmaker[Session], config: Config, now: datetime,
         with factory() as session:
             session.begin()
             try:
-                if not engines.try_hold(session, Guarded.HOUSEKEEPING):
+                if not locks.try_hold(session, Guarded.HOUSEKEEPING):
                     # Another node is at it: this one's round is skipped, not run twice.
                     break
                 report = housekeep(session, config, now)

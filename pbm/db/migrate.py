@@ -10,8 +10,8 @@ from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
 from sqlalchemy import Connection, Engine
 
-from pbm.db import engines
-from pbm.db.engines import Guarded
+from pbm.db import locks
+from pbm.db.locks import Guarded
 
 
 def alembic_config() -> AlembicConfig:
@@ -44,7 +44,7 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
         try:
             with connection.begin():
                 # Nodes starting together: one migrates, the others then find it done.
-                engines.hold(connection, Guarded.MIGRATION)
+                locks.hold(connection, Guarded.MIGRATION)
                 cfg.attributes["connection"] = connection
                 command.upgrade(cfg, revision)
                 if sqlite:

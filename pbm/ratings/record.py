@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from pbm.db import engines
-from pbm.db.engines import Guarded
+from pbm.db import locks
+from pbm.db.locks import Guarded
 from pbm.db.models import Board, Rating
 from pbm.ratings.formulas import LOSS, START, TIE, WIN, rate_game
 
@@ -65,7 +65,7 @@ def record_finished(session: Session, board: Board) -> None:
     # rating rows are inserted once, with their values, at the next flush.
     # Several nodes: one game is rated at a time, so the numbers stay unique and each
     # reads its players' ratings as the last one left them.
-    engines.hold(session, Guarded.NUMBERS)
+    locks.hold(session, Guarded.NUMBERS)
     last = session.scalar(select(func.max(Board.rating_seq)))
     user_ids = [seat.user_id for seat in board.seats]
     stored: Mapping[int, Rating] = {r.user_id: r for r in session.scalars(

@@ -17,6 +17,8 @@ from email.parser import BytesParser
 from email.utils import make_msgid
 from pathlib import Path
 
+from tests import stores
+
 SERVER_ADDRESS = "pbm@games.test"
 LISTENING = re.compile(r"listening on ([\d.]+):(\d+)")
 
@@ -86,10 +88,18 @@ class PbmServer:
             "max_message_bytes = 1048576\n"
             "[delivery]\n"
             f'maildir = "{self.shared_maildir or "maildir"}"\n'
-            + (f'[database]\nurl = "{self.database_url}"\n' if self.database_url else "")
-            + self.extra_config,
+            + self._database() + self.extra_config,
             encoding="utf-8",
         )
+
+    def _database(self) -> str:
+        """The [database] section: none on SQLite (pbm.sqlite beside pbm.toml is the
+        default), else the test's database from tests/stores.py, or the one named."""
+        if self.database_url:
+            return f'[database]\nurl = "{self.database_url}"\n'
+        if not stores.postgresql():
+            return ""
+        return f'[database]\nurl = "{stores.url(self.database)}"\n'
 
     def start(self) -> None:
         if not self.config_file.exists():
