@@ -51,8 +51,8 @@ NO_COMMAND = (
 
 FAILED = (
     "Your mail reached the game server, but handling it hit an error on our side.\n"
-    "Nothing in it was applied. The mail has been kept and the operator will look at it;\n"
-    "you do not need to send it again.\n"
+    "Nothing in it was applied. The mail has been kept and the operator will look\n"
+    "at it; you do not need to send it again.\n"
 )
 
 

@@ -13,7 +13,8 @@ def fit(text: str, width: int = WIDTH, hang: int = 0) -> str:
     column); lines that fit (boards, tables) are left exactly as they are.
 
     A single word longer than `width` stays whole: cutting it would change what it says;
-    for the same reason tabs and runs of spaces inside a line are kept as they are.
+    for the same reason tabs are not expanded, and spaces are kept except where a line
+    breaks.
     """
     lines: list[str] = []
     for line in text.split("\n"):
@@ -21,7 +22,8 @@ def fit(text: str, width: int = WIDTH, hang: int = 0) -> str:
             lines.append(line)
             continue
         indent = line[: len(line) - len(line.lstrip(" "))]
-        lines += textwrap.wrap(line, width, subsequent_indent=indent + " " * hang,
+        lines += textwrap.wrap(line[len(indent):], width, initial_indent=indent,
+                               subsequent_indent=indent + " " * hang,
                                break_long_words=False, break_on_hyphens=False,
                                expand_tabs=False, replace_whitespace=False) or [line]
     return "\n".join(lines)

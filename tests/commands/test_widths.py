@@ -28,7 +28,7 @@ from pbm.games import registry
 from pbm.help import page_names
 from pbm.tick import tick
 from pbm.views.width import WIDTH
-from tests.commands.conftest import ACCOUNTS, ALICE, BOB, PW, STRANGER, Runner
+from tests.commands.conftest import ACCOUNTS, ALICE, BOB, PW, STRANGER, Runner, flat
 from tests.commands.played import BOARD, USERS, Played, play_game
 from tests.commands.social import run_as
 
@@ -171,6 +171,7 @@ def test_nags_last_calls_and_forfeits_fit(players, word):
     got += housekeep(players, 41)  # forfeits
     subjects = [r.subject for _, r in got]
     assert any(s.startswith("Nag:") for s in subjects), subjects
+    assert any("could not look at the clocks" in flat(r.body) for _, r in got)  # last calls
     assert any("forfeited" in r.body for _, r in got)
     assert_fits(got)
 

@@ -381,7 +381,8 @@ class Pipeline(Game[State, Move]):
             if owed:
                 owing = f"you owe {plural(owed, 'probe')} before guessing"
                 return f"Probe two pawns (e.g. {probe}); {owing}."
-            guess = "guess " + ",".join(_example_guess(state))
+            assert state.head is not None and state.tail is not None
+            guess = "guess " + ",".join(example_guess(state.head, state.tail))
             return f"Probe two pawns (e.g. {probe}) or guess the holes ({guess})."
         return None
 
@@ -484,10 +485,11 @@ def _guessable(state: State) -> list[str]:
     return [cell for cell in CELLS if cell not in (state.head, state.tail)]
 
 
-def _example_guess(state: State) -> tuple[str, ...]:
-    """Squares a guess may name now: GUESS_EXAMPLE unless a coin lies on one of them."""
-    if state.head in GUESS_EXAMPLE or state.tail in GUESS_EXAMPLE:
-        return tuple(_guessable(state)[:HOLES])
+def example_guess(head: str, tail: str) -> tuple[str, ...]:
+    """The prompt's example guess, chosen by the coins alone (so it tells nothing):
+    GUESS_EXAMPLE unless a coin lies on one of its squares."""
+    if head in GUESS_EXAMPLE or tail in GUESS_EXAMPLE:
+        return tuple(cell for cell in CELLS if cell not in (head, tail))[:HOLES]
     return GUESS_EXAMPLE
 
 
