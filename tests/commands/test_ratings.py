@@ -156,8 +156,10 @@ def test_rating_costs_a_finishing_move_four_statements_and_other_moves_none(play
         run(ACCOUNTS[userid][1], f"trou move {number} {userid} {PW[userid]} {text}")
         play_counts.append(len(statements))
     # The last rating_seq, the players' records, their rows written, the board's numbers;
-    # and who asked to be told of the end (GAME notify).
-    assert play_counts[1] - play_counts[0] <= 4 + 1, statements
+    # and who asked to be told of the end (GAME notify). Where several nodes may write at
+    # once (PostgreSQL), one more: the advisory lock that keeps rating_seq in order.
+    locks = 0 if run.engine.dialect.name == "sqlite" else 1
+    assert play_counts[1] - play_counts[0] <= 4 + 1 + locks, statements
     assert run.board(number).rating_seq == 1
 
 
