@@ -9,6 +9,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.boards.housekeeping import BATCH, Report, housekeep
 from pbm.config import Config
+from pbm.db import locks
+from pbm.db.locks import Guarded
 from pbm.mail.receive import queue
 
 MOST_BATCHES = 1000  # a bound on one step: what is left waits for the next
@@ -18,12 +20,16 @@ def tick(factory: sessionmaker[Session], config: Config, now: datetime,
          *, dry_run: bool = False) -> tuple[Report, list[int]]:
     """Run housekeeping as of `now`; the report and the outbox ids of the mails it queued.
 
-    With `dry_run`, nothing is kept: the report says what would have happened."""
+    With `dry_run`, nothing is kept: the report says what would have happened. On several
+    nodes, a node that finds another at it skips the step (each batch holds the lock)."""
     total, ids = Report(), []
     for _ in range(MOST_BATCHES):
         with factory() as session:
             session.begin()
             try:
+                if not locks.try_hold(session, Guarded.HOUSEKEEPING):
+                    # Another node is at it: this one's round is skipped, not run twice.
+                    break
                 report = housekeep(session, config, now)
                 if not dry_run:
                     ids += queue(session, config, report.replies, None, None)

@@ -1,10 +1,15 @@
-"""Shared test options: `--regen-golden` rewrites golden files instead of comparing them."""
+"""Shared test options: `--regen-golden` rewrites golden files instead of comparing them;
+`--postgresql` runs the tests that touch the database against a real PostgreSQL server."""
 
 from __future__ import annotations
 
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests import pgcluster, stores
 
 GOLDEN_DIR = Path(__file__).parent / "games" / "golden"
 
@@ -15,11 +20,45 @@ SLOW_FOLDERS = {"server", "reliability", "mta"}
 # Modules that play hundreds of whole games to prove a property.
 SLOW_MODULES = {"test_secrets.py"}
 
+# What the `--postgresql` run leaves out. Tests that touch no database: pure rules, pictures
+# in Chromium, text layout, settings, packaging. Postfix's side of the MTA tests. The
+# hundreds of whole games that prove no mail leaks a secret: they read the database like any
+# command test, so the command tests cover the engine; the property is the renderers'. And
+# tests/reliability: kill -9, relays and fuzzing of one SQLite node, whose PostgreSQL
+# counterparts are the several-nodes tests; they would take CI past its time.
+LEFT_OUT_ON_POSTGRESQL = {"games", "browser", "mta", "ratings", "reliability"}
+LEFT_OUT_MODULES = {"test_packaging.py", "test_readme.py", "test_service_files.py",
+                    "test_width.py", "test_config.py", "test_config_lists.py", "test_screen.py",
+                    "test_compose.py", "test_secrets.py", "test_spectator_secrets.py",
+                    "test_undo_secrets.py"}
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+
+def _left_out_on_postgresql(item: pytest.Item) -> bool:
+    return item.path.parent.name in LEFT_OUT_ON_POSTGRESQL or item.path.name in LEFT_OUT_MODULES
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "sqlite_only(reason): tests SQLite itself (files, WAL, PRAGMA); skipped "
+        "on PostgreSQL with the reason")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    postgresql = config.getoption("--postgresql")
+    kept, left_out = [], []
     for item in items:
         if item.path.parent.name in SLOW_FOLDERS or item.path.name in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+        if postgresql and _left_out_on_postgresql(item):
+            left_out.append(item)
+            continue
+        marker = item.get_closest_marker("sqlite_only")
+        if postgresql and marker is not None:
+            item.add_marker(pytest.mark.skip(reason=f"SQLite only: {marker.args[0]}"))
+        kept.append(item)
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -28,6 +67,43 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="rewrite golden playthrough files from the current code instead of comparing",
     )
+    parser.addoption(
+        "--postgresql",
+        action="store_true",
+        help="give each test a database on a throwaway PostgreSQL server instead of a SQLite "
+        "file (tests that touch no database are left out)",
+    )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def database_server(request: pytest.FixtureRequest) -> Iterator[None]:
+    """With --postgresql: a PostgreSQL cluster for this worker, stopped at the end."""
+    if not request.config.getoption("--postgresql"):
+        yield
+        return
+    if pgcluster.programs() is None:
+        pytest.skip("--postgresql needs PostgreSQL's server programs (initdb, pg_ctl): "
+                    "apt-get install -y postgresql")
+    # Under /tmp, not pytest's tmp_path: as root the server runs as `postgres`, which may
+    # not enter root's private temporary folders.
+    folder = Path(tempfile.mkdtemp(prefix="pbm-pg-"))
+    try:
+        url = pgcluster.start(folder)
+        pgcluster.wait_ready(url)
+        server = stores.PostgresServer(url)
+        stores.use(server)
+        yield
+        stores.use(None)
+        server.close()
+    finally:
+        pgcluster.stop(folder)
+
+
+@pytest.fixture(autouse=True)
+def _drop_test_databases() -> Iterator[None]:
+    """Each test's PostgreSQL databases go with it (a SQLite file goes with tmp_path)."""
+    yield
+    stores.drop_all()
 
 
 @pytest.fixture

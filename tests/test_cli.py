@@ -1,4 +1,4 @@
-"""The operator's command line through click's runner, on a real SQLite file and Maildir."""
+"""The operator's command line through click's runner, on a real database and Maildir."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from pbm.cli import main
 from pbm.db.models import Board, InboundMessage, OutboxMail, User, utcnow
 from pbm.db.session import make_engine, session_factory
 from pbm.games import registry
+from tests import stores
 
 UNREACHABLE_RELAY = "smtp://127.0.0.1:1"  # nothing listens on port 1: connection refused
 
@@ -79,27 +80,18 @@ class Pbm:
         return found
 
     def session(self):
-        return session_factory(make_engine(f"sqlite:///{self.database}"))()
+        return session_factory(make_engine(stores.url(self.database)))()
 
 
-def _isolate(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+def _isolate(monkeypatch: pytest.MonkeyPatch, folder: Path, *, lasting: bool = False) -> None:
     """Point pbm at `folder` for its database and Maildir, whatever the caller's shell has."""
     for name in list(os.environ):
         if name.startswith("PBM_"):
             monkeypatch.delenv(name)
     monkeypatch.chdir(folder)
-    monkeypatch.setenv("PBM_DATABASE_URL", f"sqlite:///{folder / 'pbm.sqlite'}")
+    monkeypatch.setenv("PBM_DATABASE_URL", stores.url(folder / "pbm.sqlite", lasting=lasting))
     monkeypatch.setenv("PBM_DELIVERY_MAILDIR", str(folder / "maildir"))
     monkeypatch.setenv("PBM_SERVER_ADDRESS", "pbm@games.test")
-
-
-def _copy(database: Path, to: Path) -> None:
-    source, copy = sqlite3.connect(database), sqlite3.connect(to)
-    try:
-        source.backup(copy)
-    finally:
-        source.close()
-        copy.close()
 
 
 @pytest.fixture
@@ -114,7 +106,7 @@ def empty_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A database migrated to head by `pbm db upgrade`, made once per module."""
     folder = tmp_path_factory.mktemp("empty")
     with pytest.MonkeyPatch.context() as monkeypatch:
-        _isolate(monkeypatch, folder)
+        _isolate(monkeypatch, folder, lasting=True)
         Pbm(folder, CliRunner()).ok("db", "upgrade")
     return folder / "pbm.sqlite"
 
@@ -122,7 +114,7 @@ def empty_database(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def pbm(bare: Pbm, empty_database: Path) -> Pbm:
     """An empty database, as an operator has after `pbm db upgrade`."""
-    _copy(empty_database, bare.database)
+    stores.copy(empty_database, bare.database)
     return bare
 
 
@@ -132,9 +124,9 @@ def accounts_database(tmp_path_factory: pytest.TempPathFactory, empty_database: 
     on purpose, so each test starts from a copy instead of signing up again."""
     folder = tmp_path_factory.mktemp("accounts")
     with pytest.MonkeyPatch.context() as monkeypatch:
-        _isolate(monkeypatch, folder)
         template = Pbm(folder, CliRunner())
-        _copy(empty_database, template.database)
+        stores.copy(empty_database, template.database, lasting=True)
+        _isolate(monkeypatch, folder, lasting=True)
         template.ok("users", "add", "alice", "alice@example.org",
                     "--password-stdin", input="secret\n")
         template.ok("users", "add", "bob", "bob@example.org", "--password-stdin", input="hunter2\n")
@@ -144,7 +136,7 @@ def accounts_database(tmp_path_factory: pytest.TempPathFactory, empty_database: 
 @pytest.fixture
 def players(pbm: Pbm, accounts_database: Path) -> Pbm:
     """alice and bob have accounts (and an empty Maildir)."""
-    _copy(accounts_database, pbm.database)
+    stores.copy(accounts_database, pbm.database)
     return pbm
 
 
@@ -559,6 +551,7 @@ def test_outbox_retry_resends_the_failed_mail_named(players: Pbm):
     assert "failed" in left and "[550 5.1.1 no such user]" in left
 
 
+@pytest.mark.sqlite_only("SQLite's write lock; a PostgreSQL reader never waits for a writer")
 def test_outbox_list_reads_while_another_process_writes(players: Pbm):
     players.ok("challenge", "trou", "alice", "bob", env={"PBM_DELIVERY_RELAY": UNREACHABLE_RELAY})
     writer = sqlite3.connect(players.database, isolation_level=None)
@@ -641,7 +634,7 @@ def test_prune_drops_old_mail_text_but_keeps_what_matters(board: Pbm):
     raw = (b"From: alice@example.org\r\nSubject: trou move 101 alice secret 1B2\r\n"
            b"Message-ID: <old-move@example.org>\r\n\r\n\r\n")
     board.ok("process", input=raw)
-    with sqlite3.connect(board.database) as db:
+    with stores.sql(board.database) as db:
         db.execute("update inbound_messages set received_at = '2000-01-01 00:00:00'")
         db.execute("update outbox set sent_at = '2000-01-01 00:00:00' where id = 1")
         sent = db.execute("select count(*) from outbox where status = 'sent'").fetchone()[0]
@@ -654,18 +647,18 @@ def test_prune_drops_old_mail_text_but_keeps_what_matters(board: Pbm):
     out = board.ok("inbox", "prune", "--days", "30")
     assert "pruned the text of 1 handled mail" in out
     assert f"forgot {expired} expired rate counter(s)" in out
-    with sqlite3.connect(board.database) as db:  # counters of a running window stay
+    with stores.sql(board.database) as db:  # counters of a running window stay
         assert db.execute("select count(*) from rate_counters").fetchone()[0] \
             == counters - expired
     assert "deleted 1 delivered mail" in board.ok("outbox", "prune", "--days", "30")
-    with sqlite3.connect(board.database) as db:
+    with stores.sql(board.database) as db:
         key, text = db.execute("select message_key, raw from inbound_messages").fetchone()
         left = db.execute("select count(*) from outbox").fetchone()[0]
     assert key == "<old-move@example.org>" and text == b""
     assert left == sent - 1
     # The same mail arriving again is still recognised and not played twice.
     board.ok("process", input=raw)
-    with sqlite3.connect(board.database) as db:
+    with stores.sql(board.database) as db:
         assert db.execute("select move_count from boards").fetchone()[0] == 1
 
 

@@ -18,6 +18,7 @@ from sqlalchemy import Engine, event, func, insert, select
 from pbm.db import SCHEMA_REVISION
 from pbm.db.models import InboundMessage
 from pbm.db.session import make_engine, session_factory
+from tests import stores
 from tests.test_cli import UNREACHABLE_RELAY, Pbm, _isolate
 
 PASSWORDS = {"alice": "Zq7alicepw", "bob": "Xy8bobpw"}
@@ -143,11 +144,12 @@ def test_the_database_and_the_maildir_are_owner_only(board: Pbm):
     board.ok("process", "--sender", "alice@example.org",
              input=mail(f"trou move 101 alice {PASSWORDS['alice']} 1B2"))
     database = board.database
-    assert mode(database) == 0o600
-    for suffix in ("-wal", "-shm"):
-        extra = Path(f"{database}{suffix}")
-        if extra.exists():
-            assert mode(extra) == 0o600, suffix
+    if not stores.postgresql():  # PostgreSQL keeps its files in its own cluster
+        assert mode(database) == 0o600
+        for suffix in ("-wal", "-shm"):
+            extra = Path(f"{database}{suffix}")
+            if extra.exists():
+                assert mode(extra) == 0o600, suffix
     assert mode(board.maildir) == 0o700
     for folder in ("tmp", "new", "cur"):
         assert mode(board.maildir / folder) == 0o700
@@ -155,6 +157,7 @@ def test_the_database_and_the_maildir_are_owner_only(board: Pbm):
     assert mails and all(mode(m) == 0o600 for m in mails)
 
 
+@pytest.mark.sqlite_only("the modes of the SQLite file")
 def test_a_database_made_readable_to_others_is_closed_again(board: Pbm):
     os.chmod(board.database, 0o644)
     board.ok("users", "list")
@@ -197,13 +200,17 @@ def test_process_says_when_a_reply_is_left_in_the_outbox(board: Pbm):
 
 
 # ----- db backup ------------------------------------------------------------------------
+BACKUP_IS_SQLITES = "`pbm db backup` is SQLite's online backup"
+
+
 def _count(database: Path) -> int:
     with sqlite3.connect(database) as connection:
         return connection.execute("SELECT count(*) FROM inbound_messages").fetchone()[0]
 
 
+@pytest.mark.sqlite_only(BACKUP_IS_SQLITES)
 def test_backup_of_a_database_being_written_to_restores(board: Pbm, tmp_path: Path):
-    engine = make_engine(f"sqlite:///{board.database}")
+    engine = make_engine(stores.url(board.database))
     factory = session_factory(engine)
     # Some bulk, so that the copy takes a while and the writer goes on meanwhile.
     with factory() as session, session.begin():
@@ -255,6 +262,7 @@ def test_backup_of_a_database_being_written_to_restores(board: Pbm, tmp_path: Pa
     assert "101" in board.ok("games", env=env)
 
 
+@pytest.mark.sqlite_only(BACKUP_IS_SQLITES)
 def test_backup_refuses_to_overwrite_unless_forced(board: Pbm, tmp_path: Path):
     target = tmp_path / "old.sqlite"
     target.write_bytes(b"an older backup")
@@ -267,6 +275,7 @@ def test_backup_refuses_to_overwrite_unless_forced(board: Pbm, tmp_path: Path):
         assert connection.execute("SELECT count(*) FROM users").fetchone()[0] == 2
 
 
+@pytest.mark.sqlite_only(BACKUP_IS_SQLITES)
 def test_backup_of_a_missing_database_names_it(pbm: Pbm, tmp_path: Path):
     missing = tmp_path / "nowhere" / "pbm.sqlite"
     result = pbm("db", "backup", str(tmp_path / "copy.sqlite"),
@@ -276,13 +285,23 @@ def test_backup_of_a_missing_database_names_it(pbm: Pbm, tmp_path: Path):
     assert not missing.exists() and not (tmp_path / "copy.sqlite").exists()
 
 
+def test_backup_of_a_postgresql_database_points_at_its_own_tools(pbm: Pbm, tmp_path: Path):
+    url = stores.url(pbm.database) if stores.postgresql() \
+        else "postgresql+psycopg://pbm@127.0.0.1:1/pbm"  # never connected to
+    result = pbm("db", "backup", str(tmp_path / "copy"), env={"PBM_DATABASE_URL": url})
+    assert result.exit_code == 1
+    assert "db backup copies SQLite databases; back up postgresql with its own tools" \
+        in result.stderr
+    assert not (tmp_path / "copy").exists()
+
+
 # ----- bounded listings --------------------------------------------------------------------
 @pytest.fixture
 def many_boards(pbm: Pbm) -> Pbm:
     """A store of 1,200 Loophole boards among 300 players, built directly."""
     from pbm.bench.scale import build
 
-    build(pbm.database, 1200, 300)
+    build(stores.url(pbm.database), 1200, 300)
     return pbm
 
 
@@ -307,7 +326,7 @@ def test_listings_by_mail_stop_in_the_query(many_boards: Pbm):
 def test_the_admin_listing_streams_every_board(many_boards: Pbm):
     out = many_boards.ok("games")
     assert len(out.splitlines()) == 1200
-    engine = make_engine(f"sqlite:///{many_boards.database}")
+    engine = make_engine(stores.url(many_boards.database))
     with session_factory(engine)() as session:
         from pbm.db.models import Board
 

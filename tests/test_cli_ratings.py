@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import sqlite3
-
+from tests import stores
 from tests.test_cli import (  # noqa: F401 (fixtures)
     Pbm,
     accounts_database,
@@ -31,7 +30,7 @@ def test_standings_and_rebuild(players: Pbm):  # noqa: F811
 
     assert players.ok("ratings", "rebuild") == \
         "The stored ratings are as the rated games make them.\n"
-    with sqlite3.connect(players.database) as db:
+    with stores.sql(players.database) as db:
         db.execute("UPDATE ratings SET rating = 1800, won = 2 WHERE rating = 1824")
     result = players("ratings", "rebuild", "trou")
     assert result.exit_code == 1

@@ -8,13 +8,13 @@ import threading
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import make_url, select
 
 from pbm.db import SCHEMA_REVISION
 from pbm.db.migrate import upgrade
 from pbm.db.models import InboundMessage
 from pbm.db.session import make_engine
-from tests import test_cli
+from tests import stores, test_cli
 from tests.test_cli import Pbm
 
 # The fixtures of tests/test_cli.py, by name (pytest finds fixtures in the module's namespace).
@@ -30,12 +30,21 @@ MAIL = (b"From: Bob <bob@example.org>\r\nTo: pbm@games.test\r\nSubject: help\r\n
 
 def _inbound(folder: Pbm) -> list[tuple[str, str]]:
     with folder.session() as session:
-        return [(m.message_key, m.envelope_from) for m in session.scalars(select(InboundMessage))]
+        return [(m.message_key, m.envelope_from)
+                for m in session.scalars(select(InboundMessage).order_by(InboundMessage.id))]
 
 
 def _revision(database: Path) -> str:
-    with sqlite3.connect(database) as connection:
-        return connection.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+    with stores.sql(database) as db:
+        return db.execute("SELECT version_num FROM alembic_version").scalar_one()
+
+
+def _set_revision(database: Path, revision: str) -> None:
+    with stores.sql(database) as db:
+        db.execute("UPDATE alembic_version SET version_num = :revision", {"revision": revision})
+
+
+A_FILE = "a SQLite file that is not a database, or not there"
 
 
 # ----- pbm process: what is not the mail's fault waits in the MTA's queue ---------------------
@@ -89,6 +98,7 @@ def test_process_with_a_bad_command_line_keeps_the_mail(pbm: Pbm):
     assert _inbound(pbm) == []
 
 
+@pytest.mark.sqlite_only(A_FILE)
 def test_process_on_a_folder_where_the_database_should_be(bare: Pbm):
     bare.database.mkdir()
     result = bare("process", "--sender", "bob@example.org", input=MAIL)
@@ -98,6 +108,7 @@ def test_process_on_a_folder_where_the_database_should_be(bare: Pbm):
     assert bare.database.is_dir() and list(bare.database.iterdir()) == []
 
 
+@pytest.mark.sqlite_only(A_FILE)
 def test_process_on_a_damaged_database_keeps_the_mail(bare: Pbm):
     bare.database.write_bytes(b"this is no SQLite database, it only sits where one should\n" * 100)
     result = bare("process", "--sender", "bob@example.org", input=MAIL)
@@ -107,8 +118,7 @@ def test_process_on_a_damaged_database_keeps_the_mail(bare: Pbm):
 
 
 def test_process_on_a_database_of_a_newer_pbm_keeps_the_mail(pbm: Pbm):
-    with sqlite3.connect(pbm.database) as connection:
-        connection.execute("UPDATE alembic_version SET version_num = '9999'")
+    _set_revision(pbm.database, "9999")
     result = pbm("process", "--sender", "bob@example.org", input=MAIL)
     assert result.exit_code == EX_TEMPFAIL
     assert "revision 9999, which this pbm does not know" in result.stderr
@@ -118,7 +128,7 @@ def test_process_on_a_database_of_a_newer_pbm_keeps_the_mail(pbm: Pbm):
 
 def test_process_migrates_a_database_of_an_older_pbm(bare: Pbm):
     """After `pip install -U`, the first piped mail brings the schema up to date."""
-    upgrade(make_engine(f"sqlite:///{bare.database}"), "0004")
+    upgrade(make_engine(stores.url(bare.database)), "0004")
     result = bare("process", "--sender", "bob@example.org", input=MAIL)
     assert result.exit_code == 0, result.stderr
     assert _revision(bare.database) == SCHEMA_REVISION
@@ -135,6 +145,7 @@ def test_process_with_a_broken_install_keeps_the_mail(pbm: Pbm):
 
 
 @pytest.mark.slow
+@pytest.mark.sqlite_only("SQLite's one write lock and its busy timeout")
 def test_process_on_a_locked_database_says_it_is_locked(players: Pbm):
     """Another process holds the write lock past the busy timeout (10 s)."""
     holder = sqlite3.connect(players.database, check_same_thread=False)
@@ -155,6 +166,7 @@ def test_process_on_a_locked_database_says_it_is_locked(players: Pbm):
     assert len(_inbound(players)) == 1
 
 
+@pytest.mark.sqlite_only("SQLite's one write lock and its busy timeout")
 def test_process_waits_out_a_short_lock(players: Pbm):
     """A lock held for a moment (another mail being played) is waited for, not failed on."""
     holder = sqlite3.connect(players.database, check_same_thread=False)
@@ -189,6 +201,7 @@ ADMIN_COMMANDS = [
 
 
 @pytest.mark.parametrize("command", ADMIN_COMMANDS, ids=" ".join)
+@pytest.mark.sqlite_only(A_FILE)
 def test_an_admin_command_without_a_database_names_the_path_and_creates_nothing(
         bare: Pbm, command: tuple[str, ...]):
     result = bare(*command, input="secret\n")
@@ -198,6 +211,7 @@ def test_an_admin_command_without_a_database_names_the_path_and_creates_nothing(
     assert not bare.database.exists()
 
 
+@pytest.mark.sqlite_only(A_FILE)
 def test_an_admin_command_does_not_create_the_database_folder(bare: Pbm):
     where = bare.folder / "srv" / "pbm.sqlite"
     result = bare("users", "list", env={"PBM_DATABASE_URL": f"sqlite:///{where}"})
@@ -212,16 +226,46 @@ def test_db_upgrade_creates_the_database_the_others_then_use(bare: Pbm):
 
 
 def test_an_admin_command_on_a_database_of_a_newer_pbm_says_so(pbm: Pbm):
-    with sqlite3.connect(pbm.database) as connection:
-        connection.execute("UPDATE alembic_version SET version_num = '9999'")
+    _set_revision(pbm.database, "9999")
     result = pbm("users", "list")
     assert result.exit_code == 1
     assert "revision 9999, which this pbm does not know" in result.stderr
     assert _revision(pbm.database) == "9999"
 
 
+@pytest.mark.sqlite_only(A_FILE)
 def test_an_admin_command_on_a_folder_where_the_database_should_be(bare: Pbm):
     bare.database.mkdir()
     result = bare("users", "list")
     assert result.exit_code == 1
     assert f"the database {bare.database} cannot be opened" in result.stderr
+
+
+# ----- PostgreSQL: a server, database or user that is not there ------------------------------
+def _faults(bare: Pbm, url: str, said: str) -> None:
+    """`pbm process` keeps the mail and an admin command fails, both saying `said`."""
+    env = {"PBM_DATABASE_URL": url}
+    kept = bare("process", "--sender", "bob@example.org", input=MAIL, env=env)
+    assert kept.exit_code == EX_TEMPFAIL
+    assert said in kept.stderr and "kept for later" in kept.stderr
+    admin = bare("users", "list", env=env)
+    assert admin.exit_code == 1
+    assert said in admin.stderr
+
+
+def test_no_postgresql_server_keeps_the_mail_and_says_where(bare: Pbm):
+    _faults(bare, "postgresql+psycopg://pbm@127.0.0.1:1/pbm",  # nothing listens on port 1
+            "no PostgreSQL server answers at 127.0.0.1:1 (is it running")
+
+
+@pytest.mark.parametrize(("parts", "said"), [
+    ({"database": "nosuch"}, "the database nosuch on 127.0.0.1:{port} does not exist: create "
+                             "it (createdb -O postgres nosuch), then run `pbm db upgrade`"),
+    ({"username": "nobody"}, "PostgreSQL at 127.0.0.1:{port} refuses user nobody"),
+], ids=["database", "user"])
+def test_a_missing_postgresql_database_or_user_is_named(bare: Pbm, parts: dict[str, str],
+                                                        said: str):
+    if not stores.postgresql():
+        pytest.skip("needs the PostgreSQL server of the --postgresql run")
+    url = make_url(stores.url(bare.database)).set(**parts)
+    _faults(bare, url.render_as_string(hide_password=False), said.format(port=url.port))

@@ -6,6 +6,10 @@ mails are in the Maildir: the clock runs from the first move sent to the last bo
 delivered. The same mails sent to an aiosmtpd server whose handler does nothing give the
 ceiling the front door itself allows on this machine, measured in the same run. SQLite keeps
 synchronous=FULL throughout: 250 still means committed to disk.
+
+On PostgreSQL (`database`: a server's URL) the bench makes a scratch database there, runs
+`nodes` servers on it, each on its own port with the connections spread over them, and drops
+the database at the end.
 """
 
 from __future__ import annotations
@@ -18,10 +22,14 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
+from typing import Any
 
 from aiosmtpd.controller import Controller
 
@@ -79,11 +87,13 @@ def _send_all(port: int, mails: list[tuple[str, bytes]]) -> float:
         return time.perf_counter() - started
 
 
-def _send_parallel(port: int, streams: list[list[tuple[str, bytes]]]) -> float:
-    """Each stream over its own connection, all at once; seconds until all were answered."""
+def _send_parallel(ports: list[int], streams: list[list[tuple[str, bytes]]]) -> float:
+    """Each stream over its own connection, all at once, the connections dealt over `ports`;
+    seconds until all were answered."""
     started = time.perf_counter()
     with ThreadPoolExecutor(len(streams)) as pool:
-        list(pool.map(lambda stream: _send_all(port, stream), streams))
+        list(pool.map(lambda i: _send_all(ports[i % len(ports)], streams[i]),
+                      range(len(streams))))
     return time.perf_counter() - started
 
 
@@ -104,33 +114,73 @@ def baseline(streams: list[list[tuple[str, bytes]]]) -> float:
     controller = Controller(_NullHandler(), hostname="127.0.0.1", port=_free_port())
     controller.start()
     try:
-        return sum(map(len, streams)) / _send_parallel(controller.port, streams)
+        return sum(map(len, streams)) / _send_parallel([controller.port], streams)
     finally:
         controller.stop()
 
 
-def _start_server(folder: Path) -> tuple[subprocess.Popen[bytes], int]:
+def _write_config(folder: Path, database_url: str | None) -> Path:
     config = folder / "pbm.toml"
+    database = f'[database]\nurl = "{database_url}"\n' if database_url else ""
     # Two players send every move and start every board: as a server for two very busy
     # players would be set up (the rate limits would turn most mails into cheap refusals).
     config.write_text(
-        f'[server]\naddress = "{ADDRESS}"\n[smtpd]\nport = 0\n'
+        f'[server]\naddress = "{ADDRESS}"\n[smtpd]\nport = 0\n{database}'
         '[limits]\nmails_per_sender_per_hour = 0\nchallenges_per_sender_per_day = 0\n'
         'challenges_per_player_per_day = 0\n', encoding="utf-8"
     )
-    log = open(folder / "serve.log", "wb")
+    # Migrated once before the nodes start, so they do not race to create the schema.
+    subprocess.run([sys.executable, "-m", "pbm", "--config", str(config), "db", "upgrade"],
+                   cwd=folder, check=True, stdout=subprocess.DEVNULL)
+    return config
+
+
+def _start_server(folder: Path, config: Path | None = None,
+                  name: str = "serve") -> tuple[subprocess.Popen[bytes], int]:
+    """One `pbm serve` on a free port (settings: `config`, else SQLite in `folder`), its
+    output in `name`.log; its process and port."""
+    if config is None:
+        config = _write_config(folder, None)
+    log_path = folder / f"{name}.log"
+    log = open(log_path, "wb")
     process = subprocess.Popen([sys.executable, "-m", "pbm", "--config", str(config), "serve"],
                                cwd=folder, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        found = re.search(r"listening on [\d.]+:(\d+)", (folder / "serve.log").read_text())
+        found = re.search(r"listening on [\d.]+:(\d+)", log_path.read_text())
         if found:
             return process, int(found.group(1))
         if process.poll() is not None:
             break
         time.sleep(0.05)
     process.kill()
-    raise RuntimeError("pbm serve did not start: " + (folder / "serve.log").read_text())
+    raise RuntimeError("pbm serve did not start: " + log_path.read_text())
+
+
+@contextmanager
+def scratch_database(server: str | None) -> Iterator[str | None]:
+    """A new database on the PostgreSQL server `server` names, dropped afterwards; None
+    (SQLite in the bench's folder) without one."""
+    if server is None:
+        yield None
+        return
+    from sqlalchemy import create_engine, make_url, text
+
+    url = make_url(server)
+    if url.get_backend_name() != "postgresql":
+        raise ValueError("--database takes a PostgreSQL server's URL (SQLite is the default)")
+    name = f"pbm_bench_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f"CREATE DATABASE {name}"))
+        try:
+            yield url.set(database=name).render_as_string(hide_password=False)
+        finally:
+            with admin.connect() as conn:
+                conn.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+    finally:
+        admin.dispose()
 
 
 def delivered(maildir: Path) -> int:
@@ -150,33 +200,45 @@ def _wait_for(maildir: Path, count: int, timeout: float = 600) -> float:
 
 
 def run(boards: int = 10, moves_per_board: int = 100, seed: int = 1,
-        connections: int = 1) -> dict[str, float]:
+        connections: int = 1, database: str | None = None, nodes: int = 1) -> dict[str, Any]:
+    if nodes > 1 and database is None:
+        raise ValueError("several nodes share a PostgreSQL database: give --database")
     streams = workload(boards, moves_per_board, seed, connections)
     count = sum(map(len, streams))
-    with tempfile.TemporaryDirectory(prefix="pbm-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="pbm-bench-") as tmp, \
+            scratch_database(database) as url:
         folder = Path(tmp)
         maildir = folder / "maildir"
-        process, port = _start_server(folder)
+        config = _write_config(folder, url)
+        servers = [_start_server(folder, config, f"serve{n}") for n in range(nodes)]
+        ports = [port for _, port in servers]
         try:
             setup = [(a, player_mail(a, f"signup {u} {p}")) for u, p, a in PLAYERS]
             challenger = PLAYERS[0][2]
             setup += [(challenger, player_mail(challenger, "loophole challenge alice bob"))
                       for _ in range(boards)]
-            _send_all(port, setup)
+            _send_all(ports[0], setup)
             before = 2 + 2 * boards  # two welcomes, and each new board to both players
             _wait_for(maildir, before)
             started = time.perf_counter()
-            accepted = started + _send_parallel(port, streams)
+            accepted = started + _send_parallel(ports, streams)
             finished = _wait_for(maildir, before + 2 * count)
+            time.sleep(0.5)  # any mail delivered twice would show up by now
+            extra = delivered(maildir) - (before + 2 * count)
         finally:
-            process.terminate()
-            process.wait(timeout=60)
+            for process, _ in servers:
+                process.terminate()
+            for process, _ in servers:
+                process.wait(timeout=60)
     ceiling = baseline(streams)
     served = count / (finished - started)
     return {
+        "database": "postgresql" if database else "sqlite",
+        "nodes": nodes,
         "moves": count,
         "boards": boards,
         "connections": connections,
+        "mails_delivered_twice": extra,
         "pbm_serve_moves_per_second": round(served, 1),
         "null_aiosmtpd_mails_per_second": round(ceiling, 1),
         "ratio_to_null_aiosmtpd": round(served / ceiling, 3),

@@ -43,9 +43,10 @@ def userid(number: int) -> str:
     return f"u{number:05d}"
 
 
-def build(path: Path, boards: int, users: int) -> sessionmaker[Session]:
-    """A migrated store of `users` players and `boards` Loophole boards after OPENING."""
-    engine = make_engine(f"sqlite:///{path}")
+def build(url: str, boards: int, users: int) -> sessionmaker[Session]:
+    """A migrated store at `url` of `users` players and `boards` Loophole boards after
+    OPENING."""
+    engine = make_engine(url)
     upgrade(engine)
     state = LOOPHOLE.start({}, 0)
     for seat, text in zip((0, 1, 0, 1), OPENING):
@@ -162,8 +163,8 @@ def run(small: int = 1_000, big: int = 100_000, users: int = 10_000) -> dict[str
     with tempfile.TemporaryDirectory(prefix="pbm-bench-") as tmp:
         folder = Path(tmp)
         built: dict[str, Callable[[], sessionmaker[Session]]] = {
-            "small": lambda: build(folder / "small.sqlite", small, users),
-            "big": lambda: build(folder / "big.sqlite", big, users),
+            "small": lambda: build(f"sqlite:///{folder / 'small.sqlite'}", small, users),
+            "big": lambda: build(f"sqlite:///{folder / 'big.sqlite'}", big, users),
         }
         measured = {}
         for name, make in built.items():

@@ -3,8 +3,9 @@
 One idempotent step, run by `pbm serve` every `time.tick_seconds` and by `pbm tick`. Each
 seat is looked at when its `next_check_at` comes; every look either acts (a nag, a forfeit)
 or moves `next_check_at` on, in the same transaction, so running the step twice, or from
-two processes at once (the second waits for the first's write lock and then finds nothing
-due), never nags or forfeits twice.
+two processes at once, never nags or forfeits twice: on SQLite the second waits for the
+first's write lock and then finds nothing due; on PostgreSQL one node at a time runs it
+(see `pbm.tick`), and the rows it acts on are locked besides.
 
 Time waited is counted without the player's vacations. The first nag comes after `nag`
 days, then one every `nag` days; the forfeit comes after `forfeit` days, but never sooner
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, joinedload
+from sqlalchemy.orm import Session, contains_eager, joinedload
 
 from pbm.accounts import vacations
 from pbm.accounts.users import addresses_of
@@ -26,7 +27,7 @@ from pbm.boards import clocks, play
 from pbm.boards.position import Position, position
 from pbm.config import Config
 from pbm.context import Context, Reply, board_thread
-from pbm.db.models import BoardStatus, Seat, User
+from pbm.db.models import Board, BoardStatus, Seat, User
 from pbm.views.boardmail import Pictures, board_page, send_board
 
 DAY = timedelta(days=1)
@@ -55,12 +56,19 @@ class Report:
 
 
 def due_seats(session: Session, now: datetime, limit: int = BATCH) -> list[Seat]:
-    """Seats whose clock is due for a look, oldest first; locked against another node."""
+    """Seats whose clock is due for a look, oldest first; locked against another node.
+
+    The seat's row and its board's (a forfeit ends the board) are locked; a board a move
+    holds at another node is skipped, and its seat looked at next time."""
     return list(session.scalars(
-        select(Seat).where(Seat.next_check_at <= now)
+        select(Seat).join(Seat.board).where(Seat.next_check_at <= now)
         .order_by(Seat.next_check_at, Seat.board_id, Seat.position)
-        .options(joinedload(Seat.board), joinedload(Seat.user).selectinload(User.addresses))
-        .limit(limit).with_for_update(skip_locked=True)))
+        # Inner joins, the board's by its own name: PostgreSQL locks rows only of tables the
+        # FROM names, and none on the nullable side of an outer join.
+        .options(contains_eager(Seat.board),
+                 joinedload(Seat.user, innerjoin=True).selectinload(User.addresses))
+        .limit(limit).with_for_update(of=(Seat, Board), skip_locked=True)
+        .execution_options(populate_existing=True)))
 
 
 def housekeep(session: Session, config: Config, now: datetime,

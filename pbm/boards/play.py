@@ -11,6 +11,8 @@ from pbm.boards import clocks
 from pbm.boards.position import MOVE, Position, viewer_key
 from pbm.boards.proposal import after_move
 from pbm.context import CommandError, Context
+from pbm.db import locks
+from pbm.db.locks import Guarded
 from pbm.db.models import Board, BoardStatus, Move, Seat, User
 from pbm.games.base import AnyGame, Outcome
 from pbm.ratings.record import record_finished
@@ -22,6 +24,9 @@ FIRST_BOARD = 101
 def start_board(ctx: Context, game: AnyGame, users: list[User], options: dict[str, Any],
                 challenger: str, nag_days: int | None = None,
                 forfeit_days: int | None = None) -> Position:
+    # Several nodes: the next id and number are taken one challenge at a time, each after
+    # the last one's commit (so no two boards get the same; a rolled back one leaves a gap).
+    locks.hold(ctx.session, Guarded.NUMBERS)
     key = (ctx.session.scalar(select(func.max(Board.id))) or FIRST_BOARD - 1) + 1
     # Players know a board by its number within its game, from 101 as in pbmserv.
     number = (ctx.session.scalar(select(func.max(Board.number))

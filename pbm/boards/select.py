@@ -15,10 +15,14 @@ from pbm.db.models import Board, BoardStatus, Seat, User
 from pbm.games import registry
 
 
-def load_board(ctx: Context, number_text: str, game_name: str | None = None) -> Board:
+def load_board(ctx: Context, number_text: str, game_name: str | None = None, *,
+               to_change: bool = False) -> Board:
     """The board of `game_name` with this number (boards are numbered from 101 in each
     game); a clear error if there is none. Without a game (the operator's tools), the number
-    must name one board of all games."""
+    must name one board of all games.
+
+    `to_change`: the command may change the board, so its row is locked until the commit
+    (a move on the same board at another node waits, then finds it as this one left it)."""
     text = number_text.lstrip("#")
     if not (text.isascii() and text.isdigit()):
         raise CommandError(f"'{shorten(number_text)}' is not a board number (boards are "
@@ -32,6 +36,8 @@ def load_board(ctx: Context, number_text: str, game_name: str | None = None) -> 
              # The board with its players and their addresses in one query: every use
              # needs them.
              .options(joinedload(Board.seats).joinedload(Seat.user).joinedload(User.addresses)))
+    if to_change:
+        query = _locked(query)
     if game_name:
         query = query.where(Board.game == game_name)
     found = list(ctx.session.scalars(query).unique())
@@ -50,6 +56,14 @@ def load_board(ctx: Context, number_text: str, game_name: str | None = None) -> 
     return found[0]
 
 
+def _locked(query: Select[Board]) -> Select[Board]:
+    """The boards' rows locked until the commit and read afresh, even if this transaction
+    has them already: another node may have changed them since. Only the boards' rows (their
+    players' sit on an outer join's nullable side). Nothing on SQLite, whose one writer
+    holds everything already."""
+    return query.with_for_update(of=Board).execution_options(populate_existing=True)
+
+
 CHUNK = 500  # boards read at once where a listing streams
 
 
@@ -64,14 +78,17 @@ class Which(StrEnum):
 
 def boards(session: Session, *, game: str | None = None, user: User | None = None,
            which: Which = Which.ACTIVE, archived_before: datetime | None = None,
-           limit: int | None = None) -> list[Board]:
+           limit: int | None = None, to_change: bool = False) -> list[Board]:
     """Boards by number: of one game or all, of one player or everyone, `which` of them, the
     first `limit` of them. Declined boards are gone for everyone (see `_query`).
 
     With `archived_before` the boards are for a listing: boards finished before then are
     archived and left out, and ACTIVE ("the active list") also holds those finished since.
-    Without it, ACTIVE means boards in play and finished boards are kept forever."""
+    Without it, ACTIVE means boards in play and finished boards are kept forever.
+    `to_change`: locked until the commit, as `load_board` locks one."""
     query = _query(game=game, user=user, which=which, archived_before=archived_before)
+    if to_change:
+        query = _locked(query)
     if which is Which.NEXT and user is not None:
         # Whose turn it is lives in the game state, which only the rule module reads: the
         # player's boards are read in chunks until `limit` of them are found.

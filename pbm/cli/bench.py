@@ -42,13 +42,24 @@ def loophole(games: int, seed: int, as_json: bool) -> None:
 @click.option("--connections", default=1, show_default=True,
               help="SMTP connections sending at once (as an MTA delivering in parallel).")
 @click.option("--seed", default=1, show_default=True)
+@click.option("--database", metavar="URL",
+              help="A PostgreSQL server (postgresql+psycopg://user@host/db): the bench makes "
+                   "a scratch database there and drops it after (default: SQLite).")
+@click.option("--nodes", default=1, show_default=True,
+              help="`pbm serve` nodes on the one database (with --database), each on its own "
+                   "port; the connections are dealt over them.")
 @as_json
-def mail(boards: int, moves: int, connections: int, seed: int, as_json: bool) -> None:
-    """Moves per second through a real `pbm serve` to the delivered board mails, next to a
-    do-nothing aiosmtpd in the same run."""
+def mail(boards: int, moves: int, connections: int, seed: int, database: str | None,
+         nodes: int, as_json: bool) -> None:
+    """Moves per second through real `pbm serve` nodes to the delivered board mails, next to
+    a do-nothing aiosmtpd in the same run."""
     from pbm.bench.mail import run
 
-    _report(run(boards, moves, seed, connections), as_json)
+    try:
+        figures = run(boards, moves, seed, connections, database, nodes)
+    except ValueError as err:
+        raise click.UsageError(str(err)) from None
+    _report(figures, as_json)
 
 
 @bench.command()

@@ -11,13 +11,14 @@ from pbm.cli import EX_CONFIG, App, main, pass_app
 
 @main.group()
 def db() -> None:
-    """Database schema: upgrade and current revision."""
+    """Database schema: upgrade and current revision; copy to another database."""
 
 
 @db.command()
 @pass_app
 def upgrade(app: App) -> None:
     """Create or migrate the database to the newest schema."""
+    from pbm.config import masked
     from pbm.db.migrate import upgrade as run_upgrade
     from pbm.db.session import current_revision, make_engine
 
@@ -25,11 +26,11 @@ def upgrade(app: App) -> None:
     before = current_revision(engine)
     run_upgrade(engine)
     after = current_revision(engine)
+    shown = masked(app.config.database_url)
     if before == after:
-        click.echo(f"database {app.config.database_url} is at revision {after} (newest)")
+        click.echo(f"database {shown} is at revision {after} (newest)")
     else:
-        click.echo(f"database {app.config.database_url} upgraded from {before or 'empty'} "
-                   f"to {after}")
+        click.echo(f"database {shown} upgraded from {before or 'empty'} to {after}")
 
 
 @db.command()
@@ -48,6 +49,46 @@ def current(app: App) -> None:
         fail(str(err), 1)
     state = "newest" if revision == SCHEMA_REVISION else f"this pbm needs {SCHEMA_REVISION}"
     click.echo(f"{revision or 'empty'} ({state})")
+
+
+@db.command(name="copy")
+@click.option("--to", "url", required=True, metavar="URL",
+              help="The empty database to fill, e.g. postgresql+psycopg://pbm:PW@host/pbm.")
+@click.option("--batch", default=1000, show_default=True, help="Rows read and written at once.")
+@pass_app
+def db_copy(app: App, url: str, batch: int) -> None:
+    """Copy the whole database into the empty database at URL (migrated first), ids kept.
+
+    Stop the server first (every `pbm serve` node, and let `pbm process` finish): mail
+    stored in the old database after the copy began would be lost, so the copy refuses a
+    source another process has open. Then point [database] url at URL and start again.
+    """
+    from sqlalchemy.exc import ArgumentError
+
+    from pbm.cli import fail
+    from pbm.config import masked
+    from pbm.db.copy import CopyRefused, copy_database
+    from pbm.db.session import StoreMissing, make_engine
+
+    try:
+        source = make_engine(app.config.database_url, create=False)
+    except StoreMissing as err:
+        fail(str(err), EX_CONFIG)
+    try:
+        target = make_engine(url)
+    except (ArgumentError, ImportError) as err:
+        fail(f"cannot use the target {masked(url)}: {err}", EX_CONFIG)
+    click.echo(f"copying {masked(app.config.database_url)} to {masked(url)}")
+    try:
+        counts = copy_database(source, target, batch=batch,
+                               progress=lambda table, rows: click.echo(f"{rows:>10}  {table}"))
+    except CopyRefused as err:
+        fail(str(err), 1)
+    finally:
+        source.dispose()
+        target.dispose()
+    click.echo(f"copied {sum(counts.values())} rows in {len(counts)} tables, counts checked; "
+               f"now set [database] url to {masked(url)} and start the server")
 
 
 @main.group(invoke_without_command=True)

@@ -134,7 +134,7 @@ def signoff(ctx: Context, userid: str, password: str | None) -> User:
     """Close an account: its active boards are resigned (declined before a first move)."""
     user = authenticate(ctx, userid, password or "")
     resigned = []
-    for board in boards(ctx.session, user=user):
+    for board in boards(ctx.session, user=user, to_change=True):
         pos = position(board)
         seat = pos.seat_of(user)
         assert seat is not None

@@ -114,7 +114,7 @@ def move(ctx: Context, game: AnyGame, number: str, userid: str, password: str, t
          guard: int | None = None) -> Position:
     """Play `text` for the user on the board; refused unless it would be move `guard`
     (when given). Every player is mailed the new board."""
-    board = select.load_board(ctx, number, game.info.name)
+    board = select.load_board(ctx, number, game.info.name, to_change=True)
     pos = position(board)
     user = authenticate_on(ctx, pos, userid, password)
     seat = _seat(pos, user)
@@ -191,7 +191,7 @@ def _apply_queued_resignations(ctx: Context, pos: Position) -> None:
 def resign(ctx: Context, game: AnyGame, number: str, userid: str, password: str) -> None:
     """Resign the board; out of turn it is queued (toggled) for the player's next turn, and
     before their first move it declines the challenge and removes the board."""
-    board = select.load_board(ctx, number, game.info.name)
+    board = select.load_board(ctx, number, game.info.name, to_change=True)
     pos = position(board)
     user = authenticate_on(ctx, pos, userid, password)
     seat = _seat(pos, user)

@@ -25,7 +25,7 @@ def queue(ctx: Context, game: AnyGame, number: str, userid: str, password: str,
     On the player's own turn nothing is queued: the position the move would meet is the one
     they can see, so they are asked to send it with `move` (a queued move is for a turn
     that has not come)."""
-    board = select.load_board(ctx, number, game.info.name)
+    board = select.load_board(ctx, number, game.info.name, to_change=True)
     pos = position(board)
     user = authenticate_on(ctx, pos, userid, password)
     seat = _seat(pos, user)

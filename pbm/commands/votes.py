@@ -48,7 +48,7 @@ def cast(ctx: Context, game: AnyGame, number: str, userid: str, password: str, w
          guard: int | None = None) -> None:
     """The user's vote `word` on the board, on or off turn; every player is mailed the board
     (the final one when the vote ended the game). A #n guard holds as for a move."""
-    board = select.load_board(ctx, number, game.info.name)
+    board = select.load_board(ctx, number, game.info.name, to_change=True)
     pos = position(board)
     user = authenticate_on(ctx, pos, userid, password)
     seat = pos.seat_of(user)

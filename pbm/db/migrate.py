@@ -10,6 +10,9 @@ from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
 from sqlalchemy import Connection, Engine
 
+from pbm.db import locks
+from pbm.db.locks import Guarded
+
 
 def alembic_config() -> AlembicConfig:
     cfg = AlembicConfig()
@@ -40,6 +43,8 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
             _pragma(connection, "PRAGMA foreign_keys=OFF")
         try:
             with connection.begin():
+                # Nodes starting together: one migrates, the others then find it done.
+                locks.hold(connection, Guarded.MIGRATION)
                 cfg.attributes["connection"] = connection
                 command.upgrade(cfg, revision)
                 if sqlite:

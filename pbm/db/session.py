@@ -1,15 +1,14 @@
-"""Engine and sessions: SQLite tuned for a mail server (WAL, foreign keys, busy timeout)."""
+"""Engine and sessions on SQLite or PostgreSQL (what differs between them: pbm/db/engines.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from sqlalchemy import Engine, create_engine, event, make_url, text
+from sqlalchemy import Engine, create_engine, make_url, text
 from sqlalchemy.exc import DatabaseError, ProgrammingError
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbm.db import SCHEMA_REVISION
-from pbm.files import secure_database
+from pbm.db import SCHEMA_REVISION, engines
 
 
 class SchemaNotCurrent(Exception):
@@ -44,36 +43,8 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
             # A fresh install names a file in a folder that may not exist yet.
             path.parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url)
-    if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _sqlite_pragmas)
-        event.listen(engine, "begin", _begin)
+    engines.prepare(engine)
     return engine
-
-
-def _begin(conn) -> None:
-    # pysqlite's own transaction handling defers BEGIN; we issue it ourselves so that a
-    # transaction that will write takes the lock at its start (no upgrade deadlocks).
-    # Readers (a courier looking for due mail, listings) take no lock at all.
-    if conn.get_execution_options().get("pbm_read_only"):
-        conn.exec_driver_sql("BEGIN")
-    else:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
-
-
-def _sqlite_pragmas(dbapi_connection, _record) -> None:
-    dbapi_connection.isolation_level = None  # let the "begin" listener issue BEGIN
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    # FULL: a mail is acknowledged with 250 only after its commit, so the commit must
-    # survive a power loss too (NORMAL in WAL mode could drop the last transactions).
-    cursor.execute("PRAGMA synchronous=FULL")
-    cursor.execute("PRAGMA busy_timeout=10000")
-    # It holds players' mail with their passwords: the file, its WAL and SHM, owner only.
-    files = [row[2] for row in cursor.execute("PRAGMA database_list") if row[1] == "main"]
-    cursor.close()
-    if files and files[0]:
-        secure_database(files[0])
 
 
 def session_factory(engine: Engine, *, read_only: bool = False) -> sessionmaker[Session]:
@@ -101,18 +72,7 @@ def current_revision(engine: Engine) -> str | None:
 
 def why_unusable(engine: Engine, err: DatabaseError) -> str:
     """What an operator needs to hear about a database error that is not the mail's fault."""
-    where = engine.url.database or engine.url.render_as_string(hide_password=True)
-    reason = str(err.orig)
-    if "locked" in reason or "busy" in reason:
-        return f"the database {where} is locked by another process (waited 10 s): {reason}"
-    if "readonly" in reason or "read-only" in reason:
-        return f"the database {where} is read-only for this user: {reason}"
-    if "unable to open" in reason:
-        return (f"the database {where} cannot be opened (is it a file, and may this user "
-                f"read and write it and its folder?): {reason}")
-    if "not a database" in reason or "malformed" in reason:
-        return f"the database {where} is damaged or not a SQLite database: {reason}"
-    return f"the database {where} cannot be used: {reason}"
+    return engines.unusable(engine, str(err.orig))
 
 
 def check_current(engine: Engine) -> None:

@@ -94,11 +94,13 @@ class Outbox:
             chosen = chosen.where(OutboxMail.next_attempt_at <= now)
         else:
             chosen = chosen.where(OutboxMail.id.in_(only))
-        chosen = chosen.order_by(OutboxMail.id).limit(limit)
+        # Several nodes: rows another courier is claiming now are passed over, not waited
+        # for (it takes them); SQLite's one writer claims alone, and has no SKIP LOCKED.
+        chosen = chosen.order_by(OutboxMail.id).limit(limit).with_for_update(skip_locked=True)
         statement = (
             update(OutboxMail)
-            # status is checked again outside the subquery: on PostgreSQL a concurrent
-            # claimer's row is re-checked against this after its lock is released.
+            # status is checked again outside the subquery: on PostgreSQL a row another
+            # claimer took after the subquery looked is re-checked against it.
             .where(OutboxMail.id.in_(chosen), OutboxMail.status == OutboxStatus.PENDING)
             .values(status=OutboxStatus.SENDING, claimed_by=self.me, claimed_at=now)
             .returning(OutboxMail.id, OutboxMail.recipient, OutboxMail.raw,
@@ -127,23 +129,32 @@ class Outbox:
         A claim is dead when its courier ran on this host and its process is gone, or when
         it is older than the lease. `starting`: this process has claimed nothing yet, so a
         claim in its own name is a dead predecessor's that had the same pid."""
-        dead = [(ident, owner) for ident, owner, at in claims
+        dead = [(ident, owner, at) for ident, owner, at in claims
                 if _is_dead(owner, at, now, self.me if not starting else None)]
         if not dead:
             return 0
+        taken = 0
         with self.factory() as session, session.begin():
-            for chunk in _chunks([ident for ident, _ in dead]):
-                session.execute(
-                    update(OutboxMail)
-                    .where(OutboxMail.id.in_(chunk), OutboxMail.status == OutboxStatus.SENDING)
-                    .values(status=OutboxStatus.PENDING, maybe_sent=True, claimed_by=None,
-                            claimed_at=None)
-                    .execution_options(synchronize_session=False)
-                )
+            for (owner, at), idents in _by_claim(dead).items():
+                for chunk in _chunks(idents):
+                    taken += cast(CursorResult[Any], session.execute(
+                        update(OutboxMail)
+                        # Only the very claim found dead: on several nodes another may have
+                        # taken it back and claimed it afresh since the look.
+                        .where(OutboxMail.id.in_(chunk),
+                               OutboxMail.status == OutboxStatus.SENDING,
+                               _same(OutboxMail.claimed_by, owner),
+                               _same(OutboxMail.claimed_at, at))
+                        .values(status=OutboxStatus.PENDING, maybe_sent=True, claimed_by=None,
+                                claimed_at=None)
+                        .execution_options(synchronize_session=False)
+                    )).rowcount
+        if not taken:
+            return 0
         log.warning("took back %d outbox mail(s) from a courier that stopped mid-round "
                     "(%s); they are delivered again, skipping any that already arrived",
-                    len(dead), ", ".join(sorted({str(owner) for _, owner in dead})))
-        return len(dead)
+                    taken, ", ".join(sorted({str(owner) for _, owner, _ in dead})))
+        return taken
 
     def make_due(self, now: datetime) -> int:
         """Every pending mail is due now (`pbm outbox flush`)."""
@@ -279,6 +290,20 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True  # someone else's process
     return True
+
+
+def _by_claim(claims: list[tuple[int, str | None, datetime | None]]
+              ) -> dict[tuple[str | None, datetime | None], list[int]]:
+    """The ids of `claims` grouped by their claim (courier and moment)."""
+    groups: dict[tuple[str | None, datetime | None], list[int]] = {}
+    for ident, owner, at in claims:
+        groups.setdefault((owner, at), []).append(ident)
+    return groups
+
+
+def _same(column: Any, value: Any) -> Any:
+    """`column` holds `value`, None included."""
+    return column.is_(None) if value is None else column == value
 
 
 def _chunks(ids: list[int]) -> list[list[int]]:

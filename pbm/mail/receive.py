@@ -117,12 +117,11 @@ def receive(factory: sessionmaker[Session], config: Config, raw: bytes,
     except IntegrityError:
         # Either a concurrent process committed the same Message-ID first (then the mail
         # is handled), or some other clash (then the sender must try again later).
-        key = prepared.mail.message_key if prepared else parsing.message_key(raw)
         with factory() as session:
-            if session.scalar(select(InboundMessage.id)
-                              .where(InboundMessage.message_key == key)) is not None:
-                return Received.DUPLICATE, []
-        raise
+            found = _stored_elsewhere(session, raw, prepared)
+        if found is None:
+            raise
+        return found
 
 
 def store(session: Session, config: Config, raw: bytes, envelope_from: str,
@@ -195,13 +194,36 @@ def receive_batch(factory: sessionmaker[Session], config: Config,
                     with session.begin_nested():
                         results.append(store(session, config, raw, envelope_from, prepared,
                                              clock))
+                except IntegrityError:
+                    results.append(_stored_elsewhere(session, raw, prepared))
                 except Exception:
                     log.exception("could not store a mail from %s", envelope_from)
                     results.append(None)
+    except IntegrityError:
+        if len(mails) == 1:
+            with factory() as session:
+                return [_stored_elsewhere(session, mails[0][0], mails[0][2])]
+        log.exception("could not commit a batch of %d mails", len(mails))
+        return [None] * len(mails)
     except Exception:
         log.exception("could not commit a batch of %d mails", len(mails))
         return [None] * len(mails)
     return results
+
+
+def _stored_elsewhere(session: Session, raw: bytes, prepared: Prepared | None
+                      ) -> tuple[Received, list[int]] | None:
+    """After a clash on storing a mail: a duplicate when another node committed the same
+    Message-ID meanwhile (its insert waited for that commit, then lost); else None, and the
+    sender tries again later."""
+    key = prepared.mail.message_key if prepared else parsing.message_key(raw)
+    if session.scalar(select(InboundMessage.id).where(InboundMessage.message_key == key)) \
+            is None:
+        log.exception("could not store a mail")
+        return None
+    log.info("message-id %s was stored by another node meanwhile: not handled again",
+             _message_id(prepared))
+    return Received.DUPLICATE, []
 
 
 def handle(session: Session, config: Config, record: InboundMessage,

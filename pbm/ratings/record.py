@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from pbm.db import locks
+from pbm.db.locks import Guarded
 from pbm.db.models import Board, Rating
 from pbm.ratings.formulas import LOSS, START, TIE, WIN, rate_game
 
@@ -61,10 +63,14 @@ def record_finished(session: Session, board: Board) -> None:
     # The last number first: its autoflush writes what is pending (the board's status, and
     # the numbers of boards finished earlier in this mail, as a signoff does), so that new
     # rating rows are inserted once, with their values, at the next flush.
+    # Several nodes: one game is rated at a time, so the numbers stay unique and each
+    # reads its players' ratings as the last one left them.
+    locks.hold(session, Guarded.NUMBERS)
     last = session.scalar(select(func.max(Board.rating_seq)))
     user_ids = [seat.user_id for seat in board.seats]
     stored: Mapping[int, Rating] = {r.user_id: r for r in session.scalars(
-        select(Rating).where(Rating.game == board.game, Rating.user_id.in_(user_ids)))}
+        select(Rating).where(Rating.game == board.game, Rating.user_id.in_(user_ids))
+        .execution_options(populate_existing=True))}
     records = []
     for user_id in user_ids:
         record = stored.get(user_id)

@@ -1,6 +1,7 @@
-"""Command-layer fixtures: a real SQLite file migrated by Alembic, and `run(sender, line)`.
+"""Command-layer fixtures: a real database migrated by Alembic, and `run(sender, line)`.
 
-Every test gets its own database file under tmp_path. `run` handles one command line exactly
+Every test gets its own database (a SQLite file under tmp_path, or with --postgresql a
+PostgreSQL database: tests/stores.py). `run` handles one command line exactly
 as the mail path does (one transaction, a Context for the sender) and returns the replies.
 
 Argon2 is slow on purpose, so the `players` fixture does not sign alice, bob and carol up
@@ -30,6 +31,7 @@ from pbm.db.models import Address, Board, Move, User, utcnow
 from pbm.db.session import make_engine, session_factory
 from pbm.games import registry
 from pbm.games.base import Game, GameInfo, InvalidMove, Outcome
+from tests import stores
 
 # userid -> (password, the address the account was signed up from)
 ACCOUNTS: dict[str, tuple[str, str]] = {
@@ -52,7 +54,7 @@ class Runner:
                  time: TimeSettings = TimeSettings()):
         self.limits = limits
         self.time = time
-        self.url = f"sqlite:///{path}"
+        self.url = stores.url(path, migrated=True)
         self.engine = make_engine(self.url)
         upgrade(self.engine)
         self.factory = session_factory(self.engine)

@@ -156,8 +156,10 @@ def test_rating_costs_a_finishing_move_four_statements_and_other_moves_none(play
         run(ACCOUNTS[userid][1], f"trou move {number} {userid} {PW[userid]} {text}")
         play_counts.append(len(statements))
     # The last rating_seq, the players' records, their rows written, the board's numbers;
-    # and who asked to be told of the end (GAME notify).
-    assert play_counts[1] - play_counts[0] <= 4 + 1, statements
+    # and who asked to be told of the end (GAME notify). Where several nodes may write at
+    # once (PostgreSQL), one more: the advisory lock that keeps rating_seq in order.
+    locks = 0 if run.engine.dialect.name == "sqlite" else 1
+    assert play_counts[1] - play_counts[0] <= 4 + 1 + locks, statements
     assert run.board(number).rating_seq == 1
 
 
@@ -397,7 +399,8 @@ def test_rebuild_replays_every_rated_game_to_the_stored_ratings(players):
     series(run)
     assert record(run, "alice")[1:] == (8, 9, 7)  # won, lost (2 by signing off), tied
     with run.session() as session:  # the last games rated alice as established
-        last = session.scalar(select(Board).order_by(Board.rating_seq.desc()).limit(1))
+        last = session.scalar(select(Board).where(Board.rating_seq.is_not(None))
+                              .order_by(Board.rating_seq.desc()).limit(1))
         assert last.rating_changes[1][2] == 23
     with run.session() as session:
         assert rebuild(session) == []

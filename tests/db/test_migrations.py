@@ -16,6 +16,7 @@ from pbm.cli import main
 from pbm.db.migrate import head_revision, upgrade
 from pbm.db.models import Base
 from pbm.db.session import SchemaNotCurrent, check_current, current_revision, make_engine
+from tests import stores
 
 
 @pytest.fixture(autouse=True)
@@ -28,7 +29,8 @@ def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 @pytest.fixture
 def url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'pbm.sqlite'}"
+    """An empty database (a SQLite file not made yet, or an empty PostgreSQL database)."""
+    return stores.url(tmp_path / "pbm.sqlite")
 
 
 def test_upgrade_of_an_empty_database_matches_the_models(url: str):
@@ -69,6 +71,7 @@ def test_upgrade_records_the_head_revision_and_is_idempotent(url: str):
     assert current_revision(engine) == head_revision()
 
 
+@pytest.mark.sqlite_only("SQLite's PRAGMAs")
 def test_sqlite_connections_use_wal_and_foreign_keys(url: str):
     engine = make_engine(url)
     with engine.connect() as conn:
@@ -110,11 +113,12 @@ def test_check_current_refuses_another_revision(url: str):
 def test_cli_db_upgrade_and_current(tmp_path: Path, url: str):
     runner = CliRunner()
     env = {"PBM_DATABASE_URL": url}
-    missing = runner.invoke(main, ["db", "current"], env=env)
-    assert missing.exit_code == 2
-    assert f"no database at {tmp_path / 'pbm.sqlite'}" in missing.stderr
-    assert not (tmp_path / "pbm.sqlite").exists()
-    (tmp_path / "pbm.sqlite").touch()  # an empty file is an empty database
+    if not stores.postgresql():  # a PostgreSQL database is made by its administrator
+        missing = runner.invoke(main, ["db", "current"], env=env)
+        assert missing.exit_code == 2
+        assert f"no database at {tmp_path / 'pbm.sqlite'}" in missing.stderr
+        assert not (tmp_path / "pbm.sqlite").exists()
+        (tmp_path / "pbm.sqlite").touch()  # an empty file is an empty database
     before = runner.invoke(main, ["db", "current"], env=env)
     assert before.exit_code == 0, before.output
     assert before.output.startswith("empty")
@@ -124,7 +128,7 @@ def test_cli_db_upgrade_and_current(tmp_path: Path, url: str):
     assert result.exit_code == 0, result.output
     assert "upgraded from empty" in result.output
     assert head_revision() in result.output
-    assert (tmp_path / "pbm.sqlite").is_file()
+    assert (tmp_path / "pbm.sqlite").is_file() != stores.postgresql()
 
     again = runner.invoke(main, ["db", "upgrade"], env=env)
     assert again.exit_code == 0
@@ -155,18 +159,20 @@ def test_upgrade_from_0001_keeps_the_data_and_fills_the_new_columns(url: str):
     upgrade(engine, "0001")
     with engine.begin() as conn:
         conn.execute(text("INSERT INTO users (userid, password_hash, created_at, active) "
-                          "VALUES ('alice', 'h', '2026-01-01', 1)"))
+                          "VALUES ('alice', 'h', '2026-01-01', TRUE)"))
         conn.execute(text("INSERT INTO outbox (recipient, subject, raw, status, attempts, "
-                          "next_attempt_at, created_at) VALUES ('a@x.org', 's', x'41', "
-                          "'pending', 0, '2026-01-01', '2026-01-01')"))
+                          "next_attempt_at, created_at) VALUES ('a@x.org', 's', :raw, "
+                          "'pending', 0, '2026-01-01', '2026-01-01')"), {"raw": b"A"})
     upgrade(engine)
     with engine.connect() as conn:
         assert conn.execute(text("SELECT userid, wrong_passwords, password_paused_until "
                                  "FROM users")).one() == ("alice", 0, None)
         assert conn.execute(text("SELECT status, maybe_sent, claimed_by FROM outbox")).one() \
-            == ("pending", 0, None)
+            == ("pending", False, None)
 
 
+@pytest.mark.sqlite_only("an older schema's rows in SQLite's types (integers for booleans, "
+                        "JSON read back as text)")
 def test_upgrade_to_0003_starts_the_clocks_of_games_in_progress(url: str):
     """A board in progress when the clock arrives: its player to move waits from the last
     move, the other does not wait, and housekeeping nags 7 days after that move."""
@@ -247,6 +253,7 @@ def test_upgrade_to_0004_keeps_every_board_number(url: str):
             (101, "trou", 101), (102, "loophole", 102), (103, "trou", 103)]
 
 
+@pytest.mark.sqlite_only("SQLite's exclusive lock")
 def test_a_locked_database_is_not_called_empty(tmp_path: Path, url: str):
     """A database another process holds locked must not read as 'empty: run pbm db upgrade'."""
     import sqlite3

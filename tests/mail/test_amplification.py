@@ -22,6 +22,7 @@ from pbm.db.session import make_engine, session_factory
 from pbm.mail.receive import check_ahead, prepare, receive
 from pbm.mail.replies import MAX_ANSWER_CHARS, consolidate, merge
 from pbm.mail.screen import Refusal
+from tests import stores
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
 SERVER = "pbm@games.test"
@@ -29,7 +30,7 @@ SERVER = "pbm@games.test"
 
 class Store:
     def __init__(self, folder, **limits):
-        env = {"PBM_DATABASE_URL": f"sqlite:///{folder / 'pbm.sqlite'}",
+        env = {"PBM_DATABASE_URL": stores.url(folder / "pbm.sqlite", migrated=True),
                "PBM_SERVER_ADDRESS": SERVER, "PBM_SERVER_HOSTNAME": "games.test"}
         env.update({f"PBM_LIMITS_{k.upper()}": str(v) for k, v in limits.items()})
         self.config = load(None, env=env)

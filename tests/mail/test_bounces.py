@@ -15,6 +15,7 @@ from pbm.db.migrate import upgrade
 from pbm.db.models import Address, InboundMessage, InboundStatus, OutboxMail, User
 from pbm.db.session import make_engine, session_factory
 from pbm.mail.receive import receive
+from tests import stores
 from tests.mail.bounce_formats import FORMATS, postfix
 from tests.server.harness import mail
 
@@ -24,7 +25,7 @@ START = datetime(2024, 7, 1, 10, 0)
 
 @pytest.fixture
 def store(tmp_path):
-    config = load(None, env={"PBM_DATABASE_URL": f"sqlite:///{tmp_path / 'pbm.sqlite'}",
+    config = load(None, env={"PBM_DATABASE_URL": stores.url(tmp_path / "pbm.sqlite", migrated=True),
                              "PBM_SERVER_ADDRESS": "pbm@games.test",
                              "PBM_SERVER_HOSTNAME": "games.test"})
     engine = make_engine(config.database_url)

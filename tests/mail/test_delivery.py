@@ -28,18 +28,19 @@ from pbm.mail.compose import compose
 from pbm.mail.delivery import Courier, deliver_pending
 from pbm.mail.maildir import Maildir
 from pbm.mail.outbox import LEASE, courier_name
+from tests import stores
 from tests.mail.sinks import Sink, free_port, relay, silent_relay, strict
 
 SERVER = ServerSettings(address="pbm@games.test", hostname="games.test", name="pbm")
 
 
 class Store:
-    """A migrated SQLite file, settings, and ways to fill and read the outbox."""
+    """A migrated database, settings, and ways to fill and read the outbox."""
 
     def __init__(self, folder: Path):
         self.folder = folder
         self.path = folder / "pbm.sqlite"
-        engine = make_engine(f"sqlite:///{self.path}")
+        engine = make_engine(stores.url(self.path, migrated=True))
         upgrade(engine)
         self.factory = session_factory(engine)
 
@@ -61,10 +62,12 @@ class Store:
 
     def rows(self) -> dict[int, OutboxMail]:
         with self.factory() as session:
-            return {mail.id: mail for mail in session.scalars(select(OutboxMail))}
+            return {mail.id: mail for mail in session.scalars(
+                select(OutboxMail).order_by(OutboxMail.id))}
 
     def sql(self, statement: str, *args) -> None:
-        with sqlite3.connect(self.path) as db:
+        """Run `statement` behind pbm's back, its ? filled with `args` in order."""
+        with stores.sql(self.path) as db:
             db.execute(statement, args)
 
 
@@ -230,6 +233,7 @@ def _queue_text_raw(store: Store) -> int:
     return max(store.rows())
 
 
+@pytest.mark.sqlite_only("a row typed by hand in the sqlite3 shell: TEXT in a BLOB column")
 @pytest.mark.parametrize("through", ["relay", "maildir"])
 def test_a_mail_that_breaks_the_courier_is_recorded_and_the_others_go(store: Store, caplog,
                                                                      through: str):
@@ -492,6 +496,7 @@ def test_a_mail_the_maildir_cannot_take_waits_and_the_others_go(store: Store):
 
 
 # ----- the idle poll ----------------------------------------------------------------------
+@pytest.mark.sqlite_only("SQLite's one write lock; a PostgreSQL reader never waits for one")
 def test_the_idle_poll_and_outbox_listing_take_no_write_lock(store: Store):
     config = store.config()
     store.queue("alice@players.test")

@@ -15,12 +15,14 @@ from pbm.db.models import InboundMessage, OutboxMail
 from pbm.db.session import make_engine, session_factory
 from pbm.mail.receive import Received, receive
 from pbm.mail.screen import Refusal
+from tests import stores
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
     folder: Path = tmp_path_factory.mktemp("broken")
-    config = load(None, env={"PBM_DATABASE_URL": f"sqlite:///{folder / 'pbm.sqlite'}"})
+    config = load(None, env={"PBM_DATABASE_URL": stores.url(folder / "pbm.sqlite", migrated=True,
+                                                               lasting=True)})
     engine = make_engine(config.database_url)
     upgrade(engine)
     return config, session_factory(engine)

@@ -15,6 +15,7 @@ from pbm.db.migrate import upgrade
 from pbm.db.session import make_engine, session_factory
 from pbm.games.loophole import GAME as LOOPHOLE
 from pbm.mail.receive import Received, check_ahead, prepare, receive
+from tests import stores
 
 # What a move mail costs today, statement by statement (the assertion prints them): BEGIN;
 # the Message-ID seen before?; the mail stored; two savepoints (the mail's handling, the
@@ -36,7 +37,7 @@ class Counter:
 
 
 def test_a_move_costs_a_bounded_number_of_statements_at_any_point_of_a_game(tmp_path: Path):
-    config = load(None, env={"PBM_DATABASE_URL": f"sqlite:///{tmp_path / 'pbm.sqlite'}",
+    config = load(None, env={"PBM_DATABASE_URL": stores.url(tmp_path / "pbm.sqlite", migrated=True),
                              "PBM_LIMITS_MAILS_PER_SENDER_PER_HOUR": "0"})
     engine = make_engine(config.database_url)
     upgrade(engine)

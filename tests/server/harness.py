@@ -17,6 +17,8 @@ from email.parser import BytesParser
 from email.utils import make_msgid
 from pathlib import Path
 
+from tests import stores
+
 SERVER_ADDRESS = "pbm@games.test"
 LISTENING = re.compile(r"listening on ([\d.]+):(\d+)")
 
@@ -53,6 +55,10 @@ class PbmServer:
     process: subprocess.Popen | None = None
     port: int = 0
     seen: set[str] = field(default_factory=set)
+    # Another database than the folder's SQLite file (a PostgreSQL URL: several nodes).
+    database_url: str | None = None
+    # Another Maildir than the folder's own (nodes of one server deliver into one).
+    shared_maildir: Path | None = None
 
     @property
     def log(self) -> Path:
@@ -64,13 +70,14 @@ class PbmServer:
 
     @property
     def maildir(self) -> Path:
-        return self.folder / "maildir"
+        return self.shared_maildir or self.folder / "maildir"
 
     @property
     def database(self) -> Path:
         return self.folder / "pbm.sqlite"
 
     def write_config(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
         self.config_file.write_text(
             "[server]\n"
             f'address = "{SERVER_ADDRESS}"\n'
@@ -80,9 +87,19 @@ class PbmServer:
             "port = 0\n"
             "max_message_bytes = 1048576\n"
             "[delivery]\n"
-            'maildir = "maildir"\n' + self.extra_config,
+            f'maildir = "{self.shared_maildir or "maildir"}"\n'
+            + self._database() + self.extra_config,
             encoding="utf-8",
         )
+
+    def _database(self) -> str:
+        """The [database] section: none on SQLite (pbm.sqlite beside pbm.toml is the
+        default), else the test's database from tests/stores.py, or the one named."""
+        if self.database_url:
+            return f'[database]\nurl = "{self.database_url}"\n'
+        if not stores.postgresql():
+            return ""
+        return f'[database]\nurl = "{stores.url(self.database)}"\n'
 
     def start(self) -> None:
         if not self.config_file.exists():

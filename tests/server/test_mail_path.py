@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 
+from tests import stores
 from tests.server.harness import SERVER_ADDRESS, PbmServer, by_recipient, mail
 
 ALICE = "alice@players.test"
@@ -93,7 +94,7 @@ def test_relay_delivery_retries_after_4xx(tmp_path: Path):
             assert not pbm.maildir.exists()  # with a relay, nothing goes to the Maildir
             # The relay has the mail; the server records that right after.
             while time.monotonic() < deadline:
-                with sqlite3.connect(pbm.database) as db:
+                with stores.sql(pbm.database) as db:
                     row = db.execute("select status, attempts from outbox").fetchone()
                 if row[0] not in ("pending", "sending"):  # sending: being handed over
                     break
@@ -131,18 +132,19 @@ def test_pbm_process_from_a_pipe(tmp_path: Path):
     result = _process(tmp_path, huge)
     assert result.returncode == 65
     assert b"larger than 1048576 bytes" in result.stderr
-    with sqlite3.connect(pbm.database) as db:
+    with stores.sql(pbm.database) as db:
         assert db.execute("select count(*) from inbound_messages").fetchone()[0] == 1
 
     # A bounce: Postfix hands over the null sender as an empty ${sender}. Stored, unanswered.
     bounce = _process(tmp_path, mail(BOB, "signup bob hunter2"), "--sender", "")
     assert bounce.returncode == 0, bounce.stderr
     pbm.collect(0)
-    with sqlite3.connect(pbm.database) as db:
+    with stores.sql(pbm.database) as db:
         rows = db.execute("select envelope_from, status from inbound_messages").fetchall()
     assert rows[-1] == ("<>", "ignored")
 
 
+@pytest.mark.sqlite_only("SQLite's exclusive lock")
 def test_pbm_process_on_a_locked_database_says_so_and_asks_for_a_retry(tmp_path: Path):
     """Under a held lock pbm process once said to run `pbm db upgrade`."""
     pbm = PbmServer(tmp_path)
@@ -175,8 +177,8 @@ def test_a_mail_that_hits_a_bug_is_kept_and_can_be_retried(server: PbmServer):
     server.send(ALICE, "trou challenge alice bob")
     server.collect(2)
     # Damage the stored snapshot the way a bug or a bad manual edit would.
-    with sqlite3.connect(server.database) as db:
-        good = db.execute("select state from boards where id = 101").fetchone()[0]
+    with stores.sql(server.database) as db:
+        good = db.execute("select cast(state as text) from boards where id = 101").scalar_one()
         db.execute("update boards set state = '{\"cells\": 9}' where id = 101")
     server.send(ALICE, "trou move 101 alice secret 1B2")
     (sorry,) = server.collect(1)
@@ -194,7 +196,7 @@ def test_a_mail_that_hits_a_bug_is_kept_and_can_be_retried(server: PbmServer):
                            timeout=60)
     assert "Traceback" in shown.stdout and "trou move 101" in shown.stdout
 
-    with sqlite3.connect(server.database) as db:
+    with stores.sql(server.database) as db:
         db.execute("update boards set state = ? where id = 101", (good,))
         assert db.execute("select move_count from boards").fetchone()[0] == 0
     retried = subprocess.run([*cli, "inbox", "retry", ident], capture_output=True, text=True,
@@ -203,10 +205,11 @@ def test_a_mail_that_hits_a_bug_is_kept_and_can_be_retried(server: PbmServer):
     assert f"mail {ident}: done" in retried.stdout
     boards = by_recipient(server.collect(2))
     assert boards[BOB].subject == "Trou Board 101 bob"
-    with sqlite3.connect(server.database) as db:
+    with stores.sql(server.database) as db:
         assert db.execute("select move_count from boards").fetchone()[0] == 1
 
 
+@pytest.mark.sqlite_only("the default database: a SQLite file in the folder pbm runs in")
 def test_installed_package_serves_from_any_folder(tmp_path: Path):
     """`pip install .` (not editable): migrations and help pages ship inside the package."""
     root = Path(__file__).resolve().parents[2]

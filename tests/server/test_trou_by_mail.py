@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from pbm.games.trou import GAME as TROU
+from tests import stores
 from tests.server.harness import PbmServer, by_recipient
 
 ALICE = "alice@players.test"
@@ -124,14 +123,14 @@ def test_the_same_message_twice_moves_once(server: PbmServer):
     server.collect(2)
     server.send(ALICE, f"trou move 101 alice secret {text}", message_id=message_id)
     server.collect(0)
-    with sqlite3.connect(server.database) as db:
+    with stores.sql(server.database) as db:
         assert db.execute("select count(*) from moves").fetchone()[0] == 1
         # The second copy is not stored again.
         assert db.execute("select count(*) from inbound_messages").fetchone()[0] == 4
 
 
 def _board_unchanged(server: PbmServer, moves: int) -> None:
-    with sqlite3.connect(server.database) as db:
+    with stores.sql(server.database) as db:
         assert db.execute("select move_count from boards where id = 101").fetchone()[0] == moves
 
 
@@ -211,7 +210,7 @@ def test_oversized_mail_is_refused_with_552(server: PbmServer):
         code, message = smtp.data(big)
     assert code == 552, message
     server.collect(0)
-    with sqlite3.connect(server.database) as db:
+    with stores.sql(server.database) as db:
         assert db.execute("select count(*) from users").fetchone()[0] == 0
         assert db.execute("select count(*) from inbound_messages").fetchone()[0] == 0
 
@@ -245,7 +244,7 @@ def test_non_utf8_and_html_only_mail(server: PbmServer):
     server.send_raw("hal@players.test", html)
     (welcome,) = server.collect(1)
     assert welcome.subject == "Welcome to pbm, hal"
-    with sqlite3.connect(server.database) as db:
+    with stores.sql(server.database) as db:
         users = [row[0] for row in db.execute("select userid from users order by userid")]
     assert users == ["hal", "zoe"]
 
@@ -256,7 +255,7 @@ def test_automatic_mail_is_never_answered(server: PbmServer):
     server.send("mailer-daemon@players.test", "signup carol secret3")
     server.send("pbm@games.test", "signup dave secret4")  # our own address: a mail loop
     server.collect(0)
-    with sqlite3.connect(server.database) as db:
+    with stores.sql(server.database) as db:
         statuses = [row[0] for row in db.execute("select status from inbound_messages")]
         assert db.execute("select count(*) from users").fetchone()[0] == 0
     assert statuses == ["ignored"] * 4

@@ -3,10 +3,9 @@ agreed, and a preview; each mail brings one board mail per player (or one answer
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
+from tests import stores
 from tests.server.harness import PbmServer, by_recipient
 from tests.server.test_trou_by_mail import ALICE, BOB, a_game, challenge, play, signup_both
 
@@ -39,9 +38,9 @@ def test_a_draw_by_mail(server: PbmServer):
         assert "Game was a tie." in lines and "The players agreed to a draw." in lines
         assert "alice's rating is 1624 (provisional)." in lines
         assert "hunter2" not in reply.body
-    with sqlite3.connect(server.database) as db:
+    with stores.sql(server.database) as db:
         status, winners = db.execute(
-            "select status, winners from boards where id = 101").fetchone()
+            "select status, cast(winners as text) from boards where id = 101").fetchone()
         assert (status, winners) == ("finished", "[]")
         assert db.execute("select tied from ratings order by user_id").fetchall() == [(1,), (1,)]
 
@@ -64,7 +63,7 @@ def test_an_undo_and_a_preview_by_mail(server: PbmServer):
     (preview,) = server.collect(1)
     assert preview.to == BOB and preview.subject == "Trou Board 101 Preview"
     assert f"   6. {log[3][1]} (bob)" in preview.body and "hunter2" not in preview.body
-    with sqlite3.connect(server.database) as db:
+    with stores.sql(server.database) as db:
         rows = db.execute("select number, kind, notation from moves order by number").fetchall()
         assert [r[:2] for r in rows] == [(1, "move"), (2, "move"), (3, "move"),
                                          (4, "takeback"), (5, "move")]
