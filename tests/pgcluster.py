@@ -17,7 +17,10 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 URL_FILE = "url"
@@ -95,6 +98,19 @@ def wait_ready(url: str, seconds: float = 10) -> None:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
+
+
+@contextmanager
+def running(prefix: str) -> Iterator[str]:
+    """A cluster in a new folder under /tmp (the server's user must reach it), ready to
+    take connections; its URL. It is stopped and removed at the end."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+    try:
+        url = start(folder)
+        wait_ready(url)
+        yield url
+    finally:
+        stop(folder)
 
 
 if __name__ == "__main__":

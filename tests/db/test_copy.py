@@ -8,7 +8,6 @@ import random
 import shutil
 import subprocess
 import sys
-import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -41,13 +40,8 @@ UNLIMITED = LimitSettings(mails_per_sender_per_hour=0, challenges_per_sender_per
 def pg_server() -> Iterator[str]:
     if pgcluster.programs() is None:
         pytest.skip("PostgreSQL is not installed here (apt-get install postgresql)")
-    folder = Path(tempfile.mkdtemp(prefix="pbm-copy-pg-", dir="/tmp"))
-    try:
-        url = pgcluster.start(folder)
-        pgcluster.wait_ready(url)
+    with pgcluster.running("pbm-copy-pg-") as url:
         yield url
-    finally:
-        pgcluster.stop(folder)
 
 
 def fresh_database(server: str) -> str:

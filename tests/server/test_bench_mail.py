@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -19,13 +17,8 @@ from tests import pgcluster
 def pg_server() -> Iterator[str]:
     if pgcluster.programs() is None:
         pytest.skip("PostgreSQL is not installed here (apt-get install postgresql)")
-    folder = Path(tempfile.mkdtemp(prefix="pbm-bench-pg-", dir="/tmp"))
-    try:
-        url = pgcluster.start(folder)
-        pgcluster.wait_ready(url)
+    with pgcluster.running("pbm-bench-pg-") as url:
         yield url
-    finally:
-        pgcluster.stop(folder)
 
 
 def databases(server: str) -> set[str]:

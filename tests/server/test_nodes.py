@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import mailbox
 import smtplib
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -39,13 +38,8 @@ RACE = ("1A1", "2A1")  # two first moves of Trou, both legal: the race is about 
 
 @pytest.fixture
 def database() -> Iterator[str]:
-    folder = Path(tempfile.mkdtemp(prefix="pbm-nodes-"))  # under /tmp: the server's user
-    try:
-        url = pgcluster.start(folder)
-        pgcluster.wait_ready(url)
+    with pgcluster.running("pbm-nodes-") as url:
         yield url
-    finally:
-        pgcluster.stop(folder)
 
 
 @pytest.fixture
