@@ -135,7 +135,8 @@ def test_a_sixty_probe_pipeline_board_mail_stays_under_eighty_lines(players):
     for mail in finals:
         lines = mail.body.splitlines()
         assert len(lines) < 80, mail.body
-        assert "  (1-50 not shown; 'pipeline show <board>' lists them all)" in lines
+        assert ("  (1-50 not shown: 'pipeline show' with this board's number"
+                " lists them all)") in lines
         assert re.search(r"^  51\. ", mail.body, re.M) and not re.search(r"^  50\. ", mail.body,
                                                                           re.M)
         assert re.search(r"^  60\. (Head|Tail) ", mail.body, re.M)

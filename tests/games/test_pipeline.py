@@ -707,11 +707,13 @@ def test_a_board_mail_shows_the_last_ten_probes_and_show_the_whole_log():
     for viewer in (0, 1, None):
         short, full = GAME.render(state, viewer), GAME.render_full(state, viewer)
         assert log_numbers(short) == list(range(5, 15))
-        assert "  (1-4 not shown; 'pipeline show <board>' lists them all)" in short
+        assert ("  (1-4 not shown: 'pipeline show' with this board's number"
+                " lists them all)") in short
         assert log_numbers(full) == list(range(1, 15)) and "not shown" not in full
         # Apart from the log's first four entries and the note, the two are the same.
         assert set(short.splitlines()) - set(full.splitlines()) == {
-            "  (1-4 not shown; 'pipeline show <board>' lists them all)"
+            ("  (1-4 not shown: 'pipeline show' with this board's number"
+                " lists them all)")
         }
 
 

@@ -112,7 +112,8 @@ def _log_lines(state: State, recent: int | None) -> list[str]:
     lines = ["Probes and guesses, with what the white pawns read on each pipeline:"]
     skipped = 0 if recent is None else _recent_start(state, recent)
     if skipped:
-        lines.append(f"  (1-{skipped} not shown; 'pipeline show <board>' lists them all)")
+        lines.append(f"  (1-{skipped} not shown: 'pipeline show' with this board's number"
+                     " lists them all)")
     for number, entry in enumerate(state.log[skipped:], start=skipped + 1):
         start = f"{number:>4}. {SEATS[entry.seat]:<5} "
         if isinstance(entry, GuessEntry):
