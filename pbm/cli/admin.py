@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pbm.cli import App, main, pass_app
+from pbm.cli.app import App, main, pass_app
 
 if TYPE_CHECKING:
     from pbm.context import Context

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pbm.cli import App, pass_app
+from pbm.cli.app import App, pass_app
 from pbm.cli.store import db
 
 

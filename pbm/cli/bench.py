@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from pbm.cli import main
+from pbm.cli.app import main
 
 as_json = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from pbm.cli import App, main, pass_app
+from pbm.cli.app import App, main, pass_app
 
 
 @main.command()

@@ -8,7 +8,15 @@ import sys
 
 import click
 
-from pbm.cli import EX_DATAERR, EX_TEMPFAIL, App, main, pass_app
+from pbm.cli.app import (
+    EX_DATAERR,
+    EX_TEMPFAIL,
+    App,
+    SchemaRefused,
+    main,
+    migrate_to_head,
+    pass_app,
+)
 
 log = logging.getLogger("pbm.process")
 
@@ -110,7 +118,6 @@ def _process(app: App, sender: str | None) -> None:
         prepared = None
     from sqlalchemy.exc import DatabaseError
 
-    from pbm.cli import SchemaRefused, migrate_to_head
     from pbm.db.session import StoreUnavailable, make_engine, session_factory, why_unusable
 
     engine = make_engine(config.database_url, create=True)

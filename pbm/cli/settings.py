@@ -7,7 +7,7 @@ from dataclasses import fields
 
 import click
 
-from pbm.cli import App, main, pass_app
+from pbm.cli.app import App, main, pass_app
 from pbm.config import SECTIONS, Config, masked
 
 SECRET_URLS = {"delivery.relay", "database.url"}  # URLs that may carry a password

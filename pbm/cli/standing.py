@@ -6,8 +6,8 @@ import sys
 
 import click
 
-from pbm.cli import App, main, pass_app
 from pbm.cli.admin import _refusals
+from pbm.cli.app import App, main, pass_app
 
 
 @main.command()

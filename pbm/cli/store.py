@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from pbm.cli import EX_CONFIG, App, main, pass_app
+from pbm.cli.app import EX_CONFIG, App, fail, main, pass_app
 
 
 @main.group()
@@ -37,7 +37,6 @@ def upgrade(app: App) -> None:
 @pass_app
 def current(app: App) -> None:
     """Print the database's schema revision."""
-    from pbm.cli import fail
     from pbm.db import SCHEMA_REVISION
     from pbm.db.session import StoreMissing, StoreUnavailable, current_revision, make_engine
 
@@ -65,7 +64,6 @@ def db_copy(app: App, url: str, batch: int) -> None:
     """
     from sqlalchemy.exc import ArgumentError
 
-    from pbm.cli import fail
     from pbm.config import masked
     from pbm.db.copy import CopyRefused, copy_database
     from pbm.db.session import StoreMissing, make_engine
