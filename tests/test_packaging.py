@@ -37,3 +37,11 @@ def test_help_pages_and_the_typing_marker_ship_as_package_data():
     assert SETUPTOOLS["package-data"]["pbm.help"] == ["*.txt"]
     assert SETUPTOOLS["package-data"]["pbm"] == ["py.typed"]
     assert (ROOT / "pbm" / "py.typed").is_file()
+
+
+def test_every_game_package_ships_its_help_page_beside_its_rules():
+    """A game is one folder: rules, picture and help.txt; the page must ship with it."""
+    shipped = SETUPTOOLS["package-data"]
+    for page in (ROOT / "pbm" / "games").glob("*/help.txt"):
+        package = f"pbm.games.{page.parent.name}"
+        assert shipped.get(package) == ["help.txt"], package

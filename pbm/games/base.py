@@ -16,14 +16,29 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar, final
+from importlib.resources import files
+from typing import Any, Generic, Protocol, TypeVar, final
 
 State = TypeVar("State")
 Move = TypeVar("Move")
 
 Viewer = int | None
 
-PICTURE_WIDTH = 360  # CSS pixels: the narrowest common phone screen (draw() below)
+PICTURE_WIDTH = 360  # CSS pixels: the narrowest common phone screen (Picture below)
+
+
+class Picture(Protocol):
+    """A game's board drawn in HTML, for the text/html part of mails: a function of the
+    state and the viewer, in a module of its own beside the rules (`registry.picture()`
+    finds it), so the rules never import it and a mail without HTML never loads it.
+
+    It returns a fragment (no <html> or <body>) with inline CSS only: no script, no images,
+    no fonts, no links to anything outside the mail; at most PICTURE_WIDTH pixels wide so it
+    fits a phone. It shows no more than render() shows this viewer, and highlights the last
+    move. Every cell carries data-cell="<its name>" (as in move notation), so tests and
+    tools can find it. A game with no picture has plain-text mails."""
+
+    def __call__(self, state: Any, viewer: Viewer, /) -> str: ...
 
 
 class UserError(Exception):
@@ -167,18 +182,6 @@ class Game(ABC, Generic[State, Move]):
         without end (Pipeline's log), and this gives all of it. By default render()."""
         return self.render(state, viewer)
 
-    def draw(self, state: State, viewer: Viewer) -> str | None:
-        """The board drawn in HTML as `viewer` may see it, for the text/html part of mails.
-
-        A fragment (no <html> or <body>) with inline CSS only: no script, no images, no
-        fonts, no links to anything outside the mail; at most PICTURE_WIDTH pixels wide so
-        it fits a phone. It shows no more than render() shows this viewer, and highlights
-        the last move. Every cell carries data-cell="<its name>" (as in move notation), so
-        tests and tools can find it. None: the game draws no picture and its mails stay
-        plain text.
-        """
-        return None
-
     @abstractmethod
     def legal_moves(self, state: State, seat: int) -> Iterable[Move]:
         """Every legal move of `seat` (may be a lazy iterator where there are very many)."""
@@ -203,14 +206,13 @@ class Game(ABC, Generic[State, Move]):
 
     # ----- helping --------------------------------------------------------------------
     def help_template(self) -> str:
-        """The help page as written, with its [[figure]] marks; by default pbm/help/<name>.txt.
+        """The help page as written, with its [[figure]] marks: by default the file
+        `help.txt` beside the game's rules, in the package its class comes from.
 
-        A game shipped outside pbm (a plugin, a test game) has no page there and overrides
-        this. load_page() looks the name up among the pages shipped, never joining a path.
-        """
-        from pbm.help import load_page  # lazily: `pbm process` rarely needs a help page
-
-        return load_page(self.info.name)
+        A game with no such file (one defined in a single module, a test game) overrides
+        this. The file name is fixed here, never taken from a mail."""
+        package = type(self).__module__.rpartition(".")[0]
+        return (files(package) / "help.txt").read_text(encoding="utf-8")
 
     def help_figures(self) -> Mapping[str, str]:
         """Figure name -> text drawn into the help page where it says [[name]]; none by default.

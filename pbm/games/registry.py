@@ -6,7 +6,7 @@ import importlib
 from functools import cache
 from importlib.metadata import entry_points
 
-from pbm.games.base import AnyGame, Game, UserError
+from pbm.games.base import AnyGame, Game, Picture, UserError
 
 # Built-in games: command word -> module exposing GAME, and their aliases. Imported lazily,
 # because `pbm process` handles one mail and should only import the rule module it needs;
@@ -20,7 +20,18 @@ BUILTIN: dict[str, str] = {
 }
 BUILTIN_ALIASES: dict[str, str] = {"synapse": "synapse-ice"}
 
+# Game name -> module whose `draw` is the game's Picture (pbm.games.base): beside the rules,
+# imported only when a mail carries HTML. A plugin names its picture in its own group.
+PICTURES: dict[str, str] = {
+    "trou": "pbm.games.trou.picture",
+    "outguess": "pbm.games.outguess.picture",
+    "loophole": "pbm.games.loophole.picture",
+    "pipeline": "pbm.games.pipeline.picture",
+    "synapse-ice": "pbm.games.synapse_ice.picture",
+}
+
 ENTRY_POINT_GROUP = "pbm.games"
+PICTURE_ENTRY_POINT_GROUP = "pbm.pictures"
 
 
 class UnknownGame(UserError):
@@ -62,6 +73,20 @@ def get(name: str) -> AnyGame:
     if not isinstance(game, Game):
         raise TypeError(f"game {name} = {target} is not a pbm Game")
     return game
+
+
+@cache
+def picture(name: str) -> Picture | None:
+    """How the game registered under this canonical name draws its board in HTML, or None
+    when it draws none (its mails stay plain text)."""
+    target = PICTURES.get(name) or next(
+        (ep.value for ep in entry_points(group=PICTURE_ENTRY_POINT_GROUP)
+         if ep.name.lower() == name), None)
+    if target is None:
+        return None
+    module_name, _, attr = target.partition(":")
+    drawing: Picture = getattr(importlib.import_module(module_name), attr or "draw")
+    return drawing
 
 
 def canonical(word: str) -> str | None:

@@ -20,7 +20,7 @@ def _styles() -> tuple[str, str, str]:
     """The inline styles of the <body>, of text paragraphs and of the <pre>, in the
     pictures' palette (imported only when a mail is drawn: `pbm process` for a command
     that mails no board never loads it)."""
-    from pbm.games.pictures.kit import FONT, TEXT, css
+    from pbm.games.kit import FONT, TEXT, css
 
     body = f"{css(margin=0, padding=8, background='#ffffff', color=TEXT)};{FONT}"
     head = f"{css(font_size=14, line_height='1.4', margin='0 0 8px', color=TEXT)};{FONT}"

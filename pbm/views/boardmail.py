@@ -16,6 +16,7 @@ from pbm.boards.queue import queued_line
 from pbm.boards.watchers import spectator_addresses
 from pbm.context import Context, Reply, board_thread
 from pbm.db.models import Address, BoardStatus, User
+from pbm.games import registry
 from pbm.games.base import AnyGame
 from pbm.views import boardhtml
 from pbm.views.rating_lines import rating_lines
@@ -202,7 +203,8 @@ class Pictures:
         if not self.game.info.hidden:
             viewer = None
         if viewer not in self._drawn:
-            self._drawn[viewer] = self.game.draw(self.state, viewer)
+            draw = registry.picture(self.game.info.name)
+            self._drawn[viewer] = None if draw is None else draw(self.state, viewer)
         return self._drawn[viewer]
 
     def mail(self, page: BoardPage, viewer: int | None,

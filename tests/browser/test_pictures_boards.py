@@ -6,17 +6,18 @@ from __future__ import annotations
 from itertools import combinations
 
 from pbm.games.base import PICTURE_WIDTH, AnyGame
+from pbm.games.kit import BOARD, DARK, GREEN, LAST, LAST_BACKGROUND, LIGHT, RED
 from pbm.games.loophole.board import COLUMNS as LOOPHOLE_COLUMNS
 from pbm.games.loophole.board import SIZE as LOOPHOLE_SIZE
 from pbm.games.loophole.game import GAME as LOOPHOLE
-from pbm.games.pictures.kit import BOARD, DARK, GREEN, LAST, LAST_BACKGROUND, LIGHT, RED
-from pbm.games.pictures.trou import PIT
-from pbm.games.synapse_ice import GAME as SYNAPSE
-from pbm.games.synapse_ice import SAMPLE_OPENING, SAMPLE_PLAY
-from pbm.games.trou import GAME as TROU
-from pbm.games.trou import HELP_EXAMPLE_MOVES
+from pbm.games.synapse_ice.game import GAME as SYNAPSE
+from pbm.games.synapse_ice.game import SAMPLE_OPENING, SAMPLE_PLAY
+from pbm.games.trou.game import GAME as TROU
+from pbm.games.trou.game import HELP_EXAMPLE_MOVES
+from pbm.games.trou.picture import PIT
 from tests.browser.harness import PHONE_WIDTH, Box, Browser, Shot
 from tests.browser.pages import page
+from tests.games.pictures import drawn
 from tests.games.playout import replay
 
 WHITE_PAGE = (255, 255, 255)
@@ -42,7 +43,7 @@ def share(shot: Shot, cell: str, colour: str) -> float:
 def render(browser: Browser, game: AnyGame, moves: tuple[str, ...] | list[str],
            name: str) -> Shot:
     state = replay(game, [(i % game.info.players, text) for i, text in enumerate(moves)])
-    html = game.draw(state, None)
+    html = drawn(game, state, None)
     assert html is not None
     return browser.render(page(html), name)
 

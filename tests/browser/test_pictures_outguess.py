@@ -5,17 +5,17 @@ viewer's own guess marked."""
 from __future__ import annotations
 
 from pbm.games.base import PICTURE_WIDTH
+from pbm.games.kit import DARK, LAST_TINT, LIGHT, MINE
 from pbm.games.outguess.game import GAME
-from pbm.games.pictures.kit import DARK, LAST_TINT, LIGHT, MINE
-from pbm.games.pictures.outguess import PIECE
+from pbm.games.outguess.picture import PIECE
 from tests.browser.harness import Browser, Shot
 from tests.browser.pixels import extent, ink_extent, near, not_blank, one_size, perimeter
-from tests.games.pictures import page
+from tests.games.pictures import drawn, page
 from tests.games.test_pictures_outguess import BLACK, SQUARES, WHITE, after
 
 
 def shot_after(browser: Browser, viewer: int | None) -> Shot:
-    return browser.render(page(GAME.draw(after(), viewer)), f"outguess-{viewer}")
+    return browser.render(page(drawn(GAME, after(), viewer)), f"outguess-{viewer}")
 
 
 def fill(shot: Shot, cell: str) -> tuple[int, int, int]:

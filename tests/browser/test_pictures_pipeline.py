@@ -4,20 +4,20 @@ readings in their colours, the pipe drawn only on the viewer's own board."""
 from __future__ import annotations
 
 from pbm.games.base import PICTURE_WIDTH
-from pbm.games.pictures.kit import LIGHT
-from pbm.games.pictures.pipeline import HOLE, PAWN, PIPE, READING, SLOT
+from pbm.games.kit import LIGHT
 from pbm.games.pipeline import GAME, Colour, Reading
 from pbm.games.pipeline.flow import CELLS
+from pbm.games.pipeline.picture import HOLE, PAWN, PIPE, READING, SLOT
 from tests.browser.harness import Browser, Shot
 from tests.browser.pixels import extent, near, not_blank, one_size
-from tests.games.pictures import page
+from tests.games.pictures import drawn, page
 from tests.games.test_pictures_pipeline import HEAD, mid_game
 
 BOARDS = ("", "Head:", "Tail:")
 
 
 def shot_of_mid_game(browser: Browser, viewer: int | None) -> Shot:
-    return browser.render(page(GAME.draw(mid_game(), viewer)), f"pipeline-{viewer}")
+    return browser.render(page(drawn(GAME, mid_game(), viewer)), f"pipeline-{viewer}")
 
 
 def test_the_picture_is_the_three_boards_in_a_phones_width(browser: Browser) -> None:

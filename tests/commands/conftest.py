@@ -259,10 +259,13 @@ def hilo(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """Register Hilo (tests/games/example_game.py, which has a secret and draws its board)
     under 'hilo', as a line in registry.BUILTIN would (like `tally`)."""
     monkeypatch.setitem(registry.BUILTIN, "hilo", "tests.games.example_game")
+    monkeypatch.setitem(registry.PICTURES, "hilo", "tests.games.example_game")
     registry.get.cache_clear()
+    registry.picture.cache_clear()
     yield "hilo"
     monkeypatch.undo()
     registry.get.cache_clear()
+    registry.picture.cache_clear()
 
 
 @pytest.fixture

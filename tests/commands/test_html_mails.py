@@ -14,8 +14,7 @@ import pytest
 
 from pbm.config import Config
 from pbm.context import Reply
-from pbm.games import registry
-from pbm.games.pictures import kit
+from pbm.games import kit, registry
 from pbm.mail.compose import compose
 from pbm.mail.replies import consolidate
 from pbm.tick import tick
@@ -209,26 +208,28 @@ class Drawings:
 DRAWN = Drawings()
 
 
-class PictureTally(Tally):
-    """conftest's Tally with a picture: one cell per number said."""
+def draw(state: TallyState, viewer: int | None) -> str:
+    """conftest's Tally's picture (this module is its registry.PICTURES entry): one cell per
+    number said."""
+    DRAWN.count += 1
+    cells = [kit.cell(f"N{i}", kit.disc(20, kit.DARK), kit.css(background=kit.BOARD))
+             for i, _ in enumerate(state.said, start=1)]
+    return kit.frame(kit.table([f"<tr>{''.join(cells) or '<td></td>'}</tr>"]))
 
-    def draw(self, state: TallyState, viewer: int | None) -> str:
-        DRAWN.count += 1
-        cells = [kit.cell(f"N{i}", kit.disc(20, kit.DARK), kit.css(background=kit.BOARD))
-                 for i, _ in enumerate(state.said, start=1)]
-        return kit.frame(kit.table([f"<tr>{''.join(cells) or '<td></td>'}</tr>"]))
 
-
-GAME = PictureTally()
+GAME = Tally()
 
 
 @pytest.fixture
 def tally(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     monkeypatch.setitem(registry.BUILTIN, "tally", __name__)
+    monkeypatch.setitem(registry.PICTURES, "tally", __name__)
     registry.get.cache_clear()
+    registry.picture.cache_clear()
     yield "tally"
     monkeypatch.undo()
     registry.get.cache_clear()
+    registry.picture.cache_clear()
 
 
 def test_a_game_without_secrets_is_drawn_once_per_move(players: Runner, tally: str):

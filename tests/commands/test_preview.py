@@ -8,7 +8,7 @@ import random
 import pytest
 
 from pbm.games import registry
-from pbm.games.trou import GAME as TROU
+from pbm.games.trou.game import GAME as TROU
 from tests.commands.conftest import (
     ALICE,
     BOB,

@@ -12,7 +12,7 @@ import pytest
 from pbm.boards.position import TAKEBACK
 from pbm.games import registry
 from pbm.games.base import AnyGame
-from pbm.games.trou import GAME as TROU
+from pbm.games.trou.game import GAME as TROU
 from tests.commands.conftest import (
     ACCOUNTS,
     ALICE,

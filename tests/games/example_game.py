@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+from pbm.games import kit
 from pbm.games.base import Game, GameInfo, IllegalMove, InvalidMove, Outcome, Viewer
-from pbm.games.pictures import kit
 
 HIDER, SEEKER = 0, 1
 GUESSES = 3
@@ -92,27 +92,6 @@ class Hilo(Game[HiloState, int]):
             f"Guesses left: {GUESSES - len(state.guesses)}\n"
         )
 
-    def draw(self, state: HiloState, viewer: Viewer) -> str:
-        # The numbers 1 to 9 in a row: guesses as dark discs, the hidden number as a light
-        # one where render() shows it to this viewer, the last move ringed.
-        shown = viewer == HIDER or state.revealed or self.result(state) is not None
-        last = state.guesses[-1] if state.guesses else state.secret
-        cells = []
-        for number in NUMBERS:
-            ring = kit.LAST if number == last and (shown or number != state.secret) else None
-            inner = str(number)
-            if number in state.guesses:
-                inner = kit.disc(28, kit.DARK, ring=ring, label=str(number),
-                                 label_colour=kit.LIGHT)
-            elif number == state.secret and shown:
-                inner = kit.disc(28, kit.LIGHT, ring=ring, label=str(number))
-            style = kit.css(width=34, height=34, text_align="center", background=kit.BOARD,
-                            border=f"1px solid {kit.GRID}", color=kit.EDGE)
-            cells.append(kit.cell(str(number), inner, style))
-        hints = [f"{g} {_hint(g, state.secret)}" for g in state.guesses]
-        words = [f"Guesses: {', '.join(hints) or 'none'}"]
-        return kit.frame(kit.table(["<tr>" + "".join(cells) + "</tr>"]) + kit.caption(words))
-
     def legal_moves(self, state: HiloState, seat: int) -> Iterator[int]:
         return (n for n in NUMBERS if n not in state.guesses)
 
@@ -164,3 +143,26 @@ pbm's README.md, section Development.
 """
 
 GAME = Hilo()
+
+
+def draw(state: HiloState, viewer: Viewer) -> str:
+    """Hilo's picture (registered as its Picture, as registry.PICTURES would)."""
+    # The numbers 1 to 9 in a row: guesses as dark discs, the hidden number as a light
+    # one where render() shows it to this viewer, the last move ringed.
+    shown = viewer == HIDER or state.revealed or GAME.result(state) is not None
+    last = state.guesses[-1] if state.guesses else state.secret
+    cells = []
+    for number in NUMBERS:
+        ring = kit.LAST if number == last and (shown or number != state.secret) else None
+        inner = str(number)
+        if number in state.guesses:
+            inner = kit.disc(28, kit.DARK, ring=ring, label=str(number),
+                             label_colour=kit.LIGHT)
+        elif number == state.secret and shown:
+            inner = kit.disc(28, kit.LIGHT, ring=ring, label=str(number))
+        style = kit.css(width=34, height=34, text_align="center", background=kit.BOARD,
+                        border=f"1px solid {kit.GRID}", color=kit.EDGE)
+        cells.append(kit.cell(str(number), inner, style))
+    hints = [f"{g} {_hint(g, state.secret)}" for g in state.guesses]
+    words = [f"Guesses: {', '.join(hints) or 'none'}"]
+    return kit.frame(kit.table(["<tr>" + "".join(cells) + "</tr>"]) + kit.caption(words))

@@ -5,10 +5,21 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from typing import Any
+
+from pbm.games import registry
+from pbm.games.base import AnyGame, Viewer
 
 # Anything that would run, fetch or link outside the mail.
 UNSAFE = re.compile(r"<script|<img|<link|<style|<svg|<iframe|url\(|https?:|@import|\bon\w+=",
                     re.IGNORECASE)
+
+
+def drawn(game: AnyGame, state: Any, viewer: Viewer) -> str:
+    """The game's picture of `state` for `viewer`, as a board mail asks the registry for it."""
+    draw = registry.picture(game.info.name)
+    assert draw is not None, f"{game.info.name} draws no picture"
+    return draw(state, viewer)
 
 
 def page(fragment: str) -> str:

@@ -9,16 +9,17 @@ import re
 import pytest
 
 from pbm.games.base import AnyGame
+from pbm.games.kit import BOARD, DARK, GREEN, LAST, LAST_BACKGROUND, LIGHT, RED
 from pbm.games.loophole.board import CELL_COUNT, WINDOW_OF, cell_name, named
 from pbm.games.loophole.game import GAME as LOOPHOLE
 from pbm.games.loophole.game import cells_from_rows, new_state
-from pbm.games.pictures.kit import BOARD, DARK, GREEN, LAST, LAST_BACKGROUND, LIGHT, RED
-from pbm.games.pictures.trou import PIT
-from pbm.games.synapse_ice import GAME as SYNAPSE
-from pbm.games.synapse_ice import SAMPLE_OPENING, SAMPLE_PLAY
-from pbm.games.trou import GAME as TROU
-from pbm.games.trou import HELP_EXAMPLE_MOVES
+from pbm.games.synapse_ice.game import GAME as SYNAPSE
+from pbm.games.synapse_ice.game import SAMPLE_OPENING, SAMPLE_PLAY
+from pbm.games.trou.game import GAME as TROU
+from pbm.games.trou.game import HELP_EXAMPLE_MOVES
+from pbm.games.trou.picture import PIT
 from tests.browser.pages import page
+from tests.games.pictures import drawn
 from tests.games.playout import replay
 from tests.games.test_loophole import figure_rows
 
@@ -39,7 +40,7 @@ def play(game: AnyGame, moves: tuple[str, ...] | list[str]) -> object:
 
 def check_same_for_every_viewer(game: AnyGame, state: object) -> str:
     """These games hide nothing: every seat and a spectator see one picture."""
-    pictures = {game.draw(state, viewer) for viewer in (None, *range(game.info.players))}
+    pictures = {drawn(game, state, viewer) for viewer in (None, *range(game.info.players))}
     assert len(pictures) == 1
     (html,) = pictures
     assert html is not None
@@ -66,14 +67,14 @@ def test_loophole_picture_golden(name: str, golden) -> None:
 
 
 def test_loophole_picture_has_every_cell_but_the_windows() -> None:
-    cells = cells_of(LOOPHOLE.draw(LOOPHOLE.start({}, 0), None))
+    cells = cells_of(drawn(LOOPHOLE, LOOPHOLE.start({}, 0), None))
     expected = {cell_name(c) for c in range(CELL_COUNT) if c not in WINDOW_OF}
     assert set(cells) == expected and len(cells) == 343
     assert "M5" not in cells and "G15" not in cells
 
 
 def test_loophole_picture_shows_stones_in_their_colours_and_rings_the_last() -> None:
-    html = LOOPHOLE.draw(play(LOOPHOLE, LOOPHOLE_OPENING), None)
+    html = drawn(LOOPHOLE, play(LOOPHOLE, LOOPHOLE_OPENING), None)
     cells = cells_of(html)
     assert f"background:{DARK}" in cells["K10"][0]  # Black
     assert f"background:{LIGHT}" in cells["J11"][0]  # White
@@ -86,7 +87,7 @@ def test_loophole_picture_shows_stones_in_their_colours_and_rings_the_last() -> 
 
 def test_loophole_picture_captions_the_loops_as_render_does() -> None:
     state = new_state(cells_from_rows(figure_rows(7)))
-    html = LOOPHOLE.draw(state, None)
+    html = drawn(LOOPHOLE, state, None)
     assert "Black loops: single node loop through C, single node loop through W1" in html
     assert "White loops: none" in html
     assert "Last stone" not in html  # a figure has no last move: nothing is ringed
@@ -109,7 +110,7 @@ def test_trou_picture_golden(name: str, golden) -> None:
 
 
 def test_trou_picture_numbers_each_pawn_in_its_colour_and_highlights_the_last() -> None:
-    cells = cells_of(TROU.draw(play(TROU, TROU_POSITIONS["opening"]), None))
+    cells = cells_of(drawn(TROU, play(TROU, TROU_POSITIONS["opening"]), None))
     assert len(cells) == 9
     red_one, black_four, red_two = cells["B2"][1], cells["C2"][1], cells["B1"][1]
     assert f"background:{RED}" in red_one and ">1</span>" in red_one
@@ -121,11 +122,11 @@ def test_trou_picture_numbers_each_pawn_in_its_colour_and_highlights_the_last() 
 
 
 def test_trou_picture_shows_the_pawns_left_then_the_hole_and_the_score() -> None:
-    html = TROU.draw(play(TROU, TROU_POSITIONS["opening"]), None)
+    html = drawn(TROU, play(TROU, TROU_POSITIONS["opening"]), None)
     assert "Red pawns left:" in html and "Black pawns left:" in html
     left = html[html.index("Red pawns left:"):]
     assert [int(v) for v in re.findall(r">(\d)</span>", left)] == [3, 4, 1, 2, 3]
-    final = TROU.draw(play(TROU, HELP_EXAMPLE_MOVES), None)
+    final = drawn(TROU, play(TROU, HELP_EXAMPLE_MOVES), None)
     cells = cells_of(final)
     hole = [name for name, (_, inner) in cells.items() if PIT in inner]
     assert hole == ["C1"]  # render() prints it as ()
@@ -151,7 +152,7 @@ def test_synapse_ice_picture_golden(name: str, golden) -> None:
 
 def test_synapse_ice_picture_points_each_pyramid_and_marks_forced_and_last() -> None:
     state = play(SYNAPSE, SYNAPSE_POSITIONS["sample"])  # Green's 2-pointer C3:2E was last
-    html = SYNAPSE.draw(state, None)
+    html = drawn(SYNAPSE, state, None)
     cells = cells_of(html)
     assert len(cells) == 30
     # A triangle made of borders: its coloured border is the base, opposite the tip.
@@ -167,7 +168,7 @@ def test_synapse_ice_picture_points_each_pyramid_and_marks_forced_and_last() -> 
 
 
 def test_synapse_ice_picture_shows_both_stashes_and_how_the_game_ended() -> None:
-    html = SYNAPSE.draw(play(SYNAPSE, SYNAPSE_POSITIONS["end"]), None)
+    html = drawn(SYNAPSE, play(SYNAPSE, SYNAPSE_POSITIONS["end"]), None)
     state = play(SYNAPSE, SYNAPSE_POSITIONS["end"])
     outcome = SYNAPSE.result(state)
     assert outcome is not None and outcome.reason in html
@@ -193,12 +194,12 @@ def test_a_snapshot_without_the_last_move_decodes_and_draws_no_highlight(game, m
     assert data.pop("last") == moves[-1].split(":")[0][-2:]
     old = game.decode(data)
     assert game.render(old, None) == game.render(state, None)
-    assert LAST_BACKGROUND not in game.draw(old, None)
-    assert LAST_BACKGROUND in game.draw(game.decode(game.encode(state)), None)
+    assert LAST_BACKGROUND not in drawn(game, old, None)
+    assert LAST_BACKGROUND in drawn(game, game.decode(game.encode(state)), None)
 
 
 def test_loophole_snapshot_keeps_its_last_stone() -> None:
     state = play(LOOPHOLE, LOOPHOLE_OPENING)
     restored = LOOPHOLE.decode(json.loads(json.dumps(LOOPHOLE.encode(state))))
     assert restored.last == named("L9")
-    assert LOOPHOLE.draw(restored, None) == LOOPHOLE.draw(state, None)
+    assert drawn(LOOPHOLE, restored, None) == drawn(LOOPHOLE, state, None)

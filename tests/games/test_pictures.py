@@ -12,6 +12,7 @@ import pytest
 
 from pbm.games import registry
 from pbm.games.base import AnyGame
+from tests.games.pictures import drawn
 
 # Some mail clients (Gmail) clip a message whose HTML passes about 100 KB: a picture stays
 # well under that, however long the game, so the rest of the mail fits beside it.
@@ -72,7 +73,7 @@ def test_every_game_draws_a_safe_bounded_picture_after_every_move(name: str) -> 
     checked: set[str] = set()  # a picture seen by several viewers is checked once
     for moves in range(10_000):
         for viewer in viewers:
-            html = game.draw(state, viewer)
+            html = drawn(game, state, viewer)
             if html is None or html not in checked:
                 checked.add(check_picture(game, html, f"{name} after {moves}, viewer {viewer}"))
         if game.result(state) is not None:

@@ -10,10 +10,10 @@ from dataclasses import replace
 import pytest
 
 from pbm.games.base import Outcome
+from pbm.games.kit import DARK, LAST, LAST_TINT, LIGHT, MINE
 from pbm.games.outguess.game import GAME, OutguessState, help_worked_turn
-from pbm.games.pictures.kit import DARK, LAST, LAST_TINT, LIGHT, MINE
-from pbm.games.pictures.outguess import ARROW
-from tests.games.pictures import assert_mail_safe, cells
+from pbm.games.outguess.picture import ARROW
+from tests.games.pictures import assert_mail_safe, cells, drawn
 from tests.games.test_outguess import NEAR_THE_END, position, sq
 
 WHITE, BLACK = 0, 1
@@ -44,20 +44,20 @@ GOLDEN = [("before", "black"), ("before", "white"), ("after", "white"), ("after"
 
 @pytest.mark.parametrize(("name", "viewer"), GOLDEN)
 def test_picture_reads_as_pinned(name: str, viewer: str, golden) -> None:
-    html = GAME.draw(POSITIONS[name](), VIEWERS[viewer])
+    html = drawn(GAME, POSITIONS[name](), VIEWERS[viewer])
     golden(f"outguess_picture_{name}_{viewer}", html, suffix=".html")
 
 
 @pytest.mark.parametrize("name", sorted(POSITIONS))
 @pytest.mark.parametrize("viewer", sorted(VIEWERS))
 def test_every_square_is_a_named_cell_and_the_picture_is_safe_in_mail(name, viewer):
-    html = GAME.draw(POSITIONS[name](), VIEWERS[viewer])
+    html = drawn(GAME, POSITIONS[name](), VIEWERS[viewer])
     assert_mail_safe(html)
     assert set(cells(html)) == SQUARES
 
 
 def test_pieces_show_their_owner_and_the_way_their_side_lets_them_step():
-    board = cells(GAME.draw(after(), None))
+    board = cells(drawn(GAME, after(), None))
     # render() shows Wh on C8 (the drop) and E7, Wt on D8, Bh on E2, Bt on A1.
     text = GAME.render(after(), None)
     assert "8   Wt  Wt  Wh  Wt  .   Wt  Wt  Wt  8" in text
@@ -69,21 +69,21 @@ def test_pieces_show_their_owner_and_the_way_their_side_lets_them_step():
 
 
 def test_the_last_turn_is_marked_where_its_steps_and_drops_went():
-    board = cells(GAME.draw(after(), None))
+    board = cells(drawn(GAME, after(), None))
     for square in ("C8", "D8", "E8", "E7"):  # C8-D8, +C8h/D8, E8-E7
         assert LAST_TINT in board[square], square
     for square in ("C8", "D8", "E7"):  # pieces arrived there; E8 was left empty
         assert f"2px solid {LAST}" in board[square], square
     assert LAST_TINT not in board["E2"] and LAST not in board["B8"]
     # The first guess moves nothing, so nothing is marked.
-    assert LAST_TINT not in GAME.draw(GAME.play(GAME.start({}, 0), BLACK, GAME.parse(
+    assert LAST_TINT not in drawn(GAME, GAME.play(GAME.start({}, 0), BLACK, GAME.parse(
         GAME.start({}, 0), BLACK, "guess E8")), None)
 
 
 def test_a_pending_guess_is_outlined_for_the_guesser_alone():
     for state, guesser, square in ((before(), BLACK, "C8"), (after(), WHITE, "E2")):
         for viewer in (WHITE, BLACK, None):
-            html = GAME.draw(state, viewer)
+            html = drawn(GAME, state, viewer)
             if viewer == guesser:
                 assert MINE in cells(html)[square]
                 assert f"Your secret guess for this turn: the piece on {square}." in html
@@ -93,11 +93,11 @@ def test_a_pending_guess_is_outlined_for_the_guesser_alone():
 
 def test_the_named_piece_is_shown_to_everyone_once_the_game_ends():
     for viewer in VIEWERS.values():
-        html = GAME.draw(won(), viewer)
+        html = drawn(GAME, won(), viewer)
         assert MINE in cells(html)["D2"]  # the square the named piece stood on
         assert "Revealed: for that turn Black had named the piece on D2." in html
     resigned = GAME.conclude(after(), Outcome(frozenset({BLACK}), "White resigned."))
-    assert MINE in cells(GAME.draw(resigned, None))["E2"]
+    assert MINE in cells(drawn(GAME, resigned, None))["E2"]
 
 
 def test_the_last_turns_squares_survive_a_snapshot_and_old_snapshots_still_load():
@@ -116,7 +116,7 @@ def test_the_last_turns_squares_survive_a_snapshot_and_old_snapshots_still_load(
 def changes(state: OutguessState, twin: OutguessState, viewer: int | None) -> tuple[bool, bool]:
     """Whether the text and the picture tell `state` and `twin` apart for `viewer`."""
     return (GAME.render(state, viewer) != GAME.render(twin, viewer),
-            GAME.draw(state, viewer) != GAME.draw(twin, viewer))
+            drawn(GAME, state, viewer) != drawn(GAME, twin, viewer))
 
 
 def twins(state: OutguessState) -> list[OutguessState]:

@@ -7,12 +7,12 @@ import random
 import pytest
 
 from pbm.games.base import Outcome
-from pbm.games.pictures.kit import LAST, LAST_TINT
-from pbm.games.pictures.pipeline import HOLE, PIPE, READING, SLOT
+from pbm.games.kit import LAST, LAST_TINT
 from pbm.games.pipeline import GAME, Reading
 from pbm.games.pipeline.flow import CELLS
+from pbm.games.pipeline.picture import HOLE, PIPE, READING, SLOT
 from pbm.games.pipeline.state import State
-from tests.games.pictures import assert_mail_safe, cells
+from tests.games.pictures import assert_mail_safe, cells, drawn
 from tests.games.test_pipeline import (
     TAIL_PIPE,
     play,
@@ -59,14 +59,14 @@ GOLDEN = [
 
 @pytest.mark.parametrize(("position", "viewer"), GOLDEN)
 def test_picture_reads_as_pinned(position: str, viewer: str, golden) -> None:
-    html = GAME.draw(POSITIONS[position](), VIEWERS[viewer])
+    html = drawn(GAME, POSITIONS[position](), VIEWERS[viewer])
     golden(f"pipeline_picture_{position}_{viewer}", html, suffix=".html")
 
 
 @pytest.mark.parametrize("position", sorted(POSITIONS))
 @pytest.mark.parametrize("viewer", sorted(VIEWERS))
 def test_every_square_is_a_named_cell_and_the_picture_is_safe_in_mail(position, viewer):
-    html = GAME.draw(POSITIONS[position](), VIEWERS[viewer])
+    html = drawn(GAME, POSITIONS[position](), VIEWERS[viewer])
     assert_mail_safe(html)
     names = set(cells(html))
     if position != "setup":
@@ -86,7 +86,7 @@ def centre(inner: str) -> str:
 
 
 def test_the_pawn_board_shows_coins_and_pawns_and_rings_the_last_probe():
-    board = cells(GAME.draw(probed(), None))
+    board = cells(drawn(GAME, probed(), None))
     assert "#d9a521" in board["B2"] and "#aeb5bd" in board["C4"]  # gold head, silver tail
     assert "<b" in board["C4"] and ">T</b>" in board["C4"]  # no pawn hides the tail coin
     assert "#2f6bd8" in board["B3"] and "#f3c623" in board["D1"]  # blue, yellow pawns
@@ -101,7 +101,7 @@ def test_readings_are_those_render_shows_on_each_pipeline():
     text = GAME.render(state, None)
     assert "on Head's pipeline    miss    empty" in text
     assert "on Tail's pipeline    empty   blue" in text
-    board = cells(GAME.draw(state, None))
+    board = cells(drawn(GAME, state, None))
     wanted = {"Head:A4": Reading.MISS, "Head:C3": Reading.EMPTY,
               "Tail:A4": Reading.EMPTY, "Tail:C3": Reading.BLUE}
     for name, reading in wanted.items():
@@ -112,7 +112,7 @@ def test_readings_are_those_render_shows_on_each_pipeline():
 
 def test_the_owner_alone_sees_the_pipe_and_its_holes_while_the_game_runs():
     state = mid_game()
-    head, spectator = cells(GAME.draw(state, HEAD)), cells(GAME.draw(state, None))
+    head, spectator = cells(drawn(GAME, state, HEAD)), cells(drawn(GAME, state, None))
     # Head's pipeline B2-B3*-C3*-D3-D4*-C4: a pipe through D3, holes on B3 and C3.
     assert PIPE in centre(head["Head:D3"]) and HOLE in centre(head["Head:B3"])
     assert SLOT in centre(head["Head:A3"])
@@ -125,7 +125,7 @@ def test_the_owner_alone_sees_the_pipe_and_its_holes_while_the_game_runs():
 
 def test_both_pipes_are_drawn_for_everyone_at_the_end():
     for viewer in VIEWERS.values():
-        board = cells(GAME.draw(finished(), viewer))
+        board = cells(drawn(GAME, finished(), viewer))
         assert HOLE in centre(board["Head:D4"]) and PIPE in centre(board["Head:D3"])
         # Tail's pipeline B2-A2-A3*-A4-B4*-B3-C3*-C4 with its holes A3, B4 and C3.
         for hole in ("A3", "B4", "C3"):
@@ -134,19 +134,19 @@ def test_both_pipes_are_drawn_for_everyone_at_the_end():
 
 
 def test_a_guess_is_ringed_on_the_pipeline_it_names_holes_of():
-    board = cells(GAME.draw(mid_game(), TAIL))
-    html = GAME.draw(mid_game(), TAIL)
+    board = cells(drawn(GAME, mid_game(), TAIL))
+    html = drawn(GAME, mid_game(), TAIL)
     assert "Head guessed A1,A2,A4, wrong." in html
     for square in ("A1", "A2", "A4"):
         assert LAST in board[f"Tail:{square}"] and LAST not in board[f"Head:{square}"]
-    assert "Head guessed A3,B4,C3, right." in GAME.draw(finished(), None)
+    assert "Head guessed A3,B4,C3, right." in drawn(GAME, finished(), None)
 
 
 def test_the_last_coin_is_marked_while_no_pipeline_is_in():
     state = play(GAME.start({}, 0), 0, "B2")
-    assert LAST in cells(GAME.draw(state, None))["B2"]
+    assert LAST in cells(drawn(GAME, state, None))["B2"]
     state = play(state, 1, "C4")
-    board = cells(GAME.draw(state, HEAD))
+    board = cells(drawn(GAME, state, HEAD))
     assert LAST in board["C4"] and LAST not in board["B2"]
 
 
@@ -156,7 +156,7 @@ def test_the_last_coin_is_marked_while_no_pipeline_is_in():
 def changes(state: State, twin: State, viewer: int | None) -> tuple[bool, bool]:
     """Whether the text and the picture tell `state` and `twin` apart for `viewer`."""
     return (GAME.render(state, viewer) != GAME.render(twin, viewer),
-            GAME.draw(state, viewer) != GAME.draw(twin, viewer))
+            drawn(GAME, state, viewer) != drawn(GAME, twin, viewer))
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -189,5 +189,5 @@ def test_a_pipeline_shows_in_the_picture_exactly_where_the_text_shows_it(seed):
 def test_a_resigned_game_reveals_both_pipelines_in_the_picture_too():
     state = mid_game()
     ended = GAME.conclude(state, Outcome(frozenset({TAIL}), "Head resigned."))
-    board = cells(GAME.draw(ended, None))
+    board = cells(drawn(GAME, ended, None))
     assert HOLE in centre(board["Head:B3"]) and HOLE in centre(board["Tail:B4"])

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbm.games.base import IllegalMove, InvalidMove, UserError
-from pbm.games.synapse_ice import (
+from pbm.games.synapse_ice.game import (
     ALL_SQUARES,
     GAME,
     GRID,

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pbm.games import registry
 from pbm.games.base import IllegalMove, InvalidMove
-from pbm.games.trou import (
+from pbm.games.trou.game import (
     CELLS,
     GAME,
     HELP_EXAMPLE_MOVES,

@@ -20,7 +20,7 @@ from pbm.games.outguess.notation import cell_name
 from pbm.games.pipeline import GAME as PIPELINE
 from pbm.games.pipeline.flow import HOLES
 from pbm.games.pipeline.state import Guess, SubmitPipe
-from pbm.games.synapse_ice import GAME as SYNAPSE
+from pbm.games.synapse_ice.game import GAME as SYNAPSE
 from tests.server.harness import PbmServer
 from tests.server.players import BOB, PLAYERS, MailGame, signup_both
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, create_engine, text
 
-from pbm.games.trou import GAME as TROU
+from pbm.games.trou.game import GAME as TROU
 from tests import pgcluster
 from tests.server.harness import PbmServer, mail
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbm.games.trou import GAME as TROU
+from pbm.games.trou.game import GAME as TROU
 from tests import stores
 from tests.server.harness import PbmServer, by_recipient
 

@@ -184,11 +184,6 @@ class Loophole(Game[LoopholeState, Placement]):
         # Loophole has no hidden information: every viewer sees the same board.
         return board_text(state.cells, state.last) + "\n" + "\n".join(status_lines(state)) + "\n"
 
-    def draw(self, state: LoopholeState, viewer: Viewer) -> str:
-        from pbm.games.pictures.loophole import draw  # lazily: only board mails draw
-
-        return draw(state, viewer)
-
     # ----- storing --------------------------------------------------------------------
     def encode(self, state: LoopholeState) -> Any:
         rows = []

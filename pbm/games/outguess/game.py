@@ -463,13 +463,8 @@ class Outguess(Game[OutguessState, Turn]):
         lines.append("Pieces: W = White, B = Black; t = tails up (steps sideways),")
         lines.append("h = heads up (steps up or down); . = empty square.")
         lines.append(f"Reserves: White {state.reserves[0]}, Black {state.reserves[1]}.")
-        lines.extend(_status(state, viewer))
+        lines.extend(status_lines(state, viewer))
         return "\n".join(lines) + "\n"
-
-    def draw(self, state: OutguessState, viewer: Viewer) -> str:
-        from pbm.games.pictures.outguess import draw  # lazily: only mails with HTML need it
-
-        return draw(state, shown_guess(state, viewer), _status(state, viewer))
 
     # ----- storing --------------------------------------------------------------------
     def encode(self, state: OutguessState) -> Any:
@@ -568,7 +563,7 @@ def board_lines(board: Board) -> list[str]:
 
 
 def shown_guess(state: OutguessState, viewer: Viewer) -> int | None:
-    """The square of a named piece that `viewer` may see, as _status() tells it: the
+    """The square of a named piece that `viewer` may see, as status_lines() tells it: the
     guesser's own pending guess, or the guess revealed once the game has ended."""
     if state.winner is not None:
         return None if state.last is None else state.last.guess
@@ -577,7 +572,7 @@ def shown_guess(state: OutguessState, viewer: Viewer) -> int | None:
     return state.guess if viewer == state.guesser else None
 
 
-def _status(state: OutguessState, viewer: Viewer) -> list[str]:
+def status_lines(state: OutguessState, viewer: Viewer) -> list[str]:
     """Allotments, the count revealed after the last turn and, for the guesser, the guess."""
     mover, guesser = SEATS[state.mover], SEATS[state.guesser]
     lines: list[str] = []

@@ -469,11 +469,6 @@ class Pipeline(Game[State, Move]):
     def render(self, state: State, viewer: Viewer) -> str:
         return "\n".join(render_lines(state, viewer)) + "\n"
 
-    def draw(self, state: State, viewer: Viewer) -> str:
-        from pbm.games.pictures.pipeline import draw  # lazily: only mails with HTML need it
-
-        return draw(state, viewer)
-
     def render_full(self, state: State, viewer: Viewer) -> str:
         return "\n".join(render_lines(state, viewer, full=True)) + "\n"
 

@@ -272,11 +272,6 @@ class Trou(Game[TrouState, Placement]):
             lines.extend(_scoring_lines(score))
         return "\n".join(lines) + "\n"
 
-    def draw(self, state: TrouState, viewer: Viewer) -> str:
-        from pbm.games.pictures.trou import draw  # lazily: only board mails draw
-
-        return draw(state, viewer)
-
     # ----- storing --------------------------------------------------------------------
     def encode(self, state: TrouState) -> Any:
         board = [None if p is None else [p.seat, p.value] for p in state.board]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from pbm.games.base import Viewer
-from pbm.games.pictures.kit import (
+from pbm.games.kit import (
     BOARD,
     EDGE,
     GRID,

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbm.games.outguess.game import HOME_ROWS, SEATS, OutguessState, Piece
-from pbm.games.outguess.notation import COLUMNS, SIZE, cell_name, square_at
-from pbm.games.pictures.kit import (
+from pbm.games.base import Viewer
+from pbm.games.kit import (
     BOARD,
     DARK,
     EDGE,
@@ -26,6 +25,15 @@ from pbm.games.pictures.kit import (
     grid,
     legend,
 )
+from pbm.games.outguess.game import (
+    HOME_ROWS,
+    SEATS,
+    OutguessState,
+    Piece,
+    shown_guess,
+    status_lines,
+)
+from pbm.games.outguess.notation import COLUMNS, SIZE, cell_name, square_at
 
 SQUARE = 38  # a square of the board, in pixels: eight of them and the labels fit a phone
 PIECE = 30
@@ -36,7 +44,12 @@ INK = (DARK, LIGHT)  # the arrow drawn on each
 ARROW = {True: "\u21d5", False: "\u21d4"}  # heads: up or down; tails: sideways
 
 
-def draw(state: OutguessState, guess: int | None, status: Sequence[str]) -> str:
+def draw(state: OutguessState, viewer: Viewer) -> str:
+    """The board as `viewer` may see it: the guess shown only to whom the text shows it."""
+    return picture(state, shown_guess(state, viewer), status_lines(state, viewer))
+
+
+def picture(state: OutguessState, guess: int | None, status: Sequence[str]) -> str:
     """The picture for a viewer to whom `guess` (or nothing) is shown and `status` is told."""
     notes = []
     if guess is not None:

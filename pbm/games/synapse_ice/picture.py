@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pbm.games.base import Viewer
 from pbm.games.grid import Cell
-from pbm.games.pictures.kit import (
+from pbm.games.kit import (
     BOARD,
     GREEN,
     GRID,
@@ -20,7 +20,7 @@ from pbm.games.pictures.kit import (
     row,
     table,
 )
-from pbm.games.synapse_ice import (
+from pbm.games.synapse_ice.game import (
     COLUMNS,
     GAME,
     MAX_PLACEMENTS,

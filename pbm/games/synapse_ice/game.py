@@ -228,11 +228,6 @@ class SynapseIce(Game[SynapseState, Move]):
         lines += self._status_lines(state)
         return "\n".join(lines) + "\n"
 
-    def draw(self, state: SynapseState, viewer: Viewer) -> str:
-        from pbm.games.pictures.synapse_ice import draw  # lazily: only board mails draw
-
-        return draw(state, viewer)
-
     def _board_lines(self, state: SynapseState) -> list[str]:
         header = "     " + "    ".join(COLUMNS)
         lines = [header]

@@ -4,18 +4,7 @@ the cells touching on the picture are exactly the cells the rules call neighbour
 from __future__ import annotations
 
 from pbm.games.base import Viewer
-from pbm.games.loophole.board import (
-    BLACK,
-    COLUMNS,
-    EMPTY,
-    HOLE,
-    SIZE,
-    WHITE,
-    cell_name,
-    describe_loops,
-)
-from pbm.games.loophole.game import SEATS, LoopholeState
-from pbm.games.pictures.kit import (
+from pbm.games.kit import (
     BOARD,
     DARK,
     LAST,
@@ -30,6 +19,17 @@ from pbm.games.pictures.kit import (
     spacer,
     table,
 )
+from pbm.games.loophole.board import (
+    BLACK,
+    COLUMNS,
+    EMPTY,
+    HOLE,
+    SIZE,
+    WHITE,
+    cell_name,
+    describe_loops,
+)
+from pbm.games.loophole.game import SEATS, LoopholeState
 
 SPOT = 11  # a cell, drawn as a round spot of wood (or a stone) this many pixels across
 GAP = 1  # between the spots of a row

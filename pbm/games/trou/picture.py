@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pbm.games.base import Viewer
 from pbm.games.grid import Cell
-from pbm.games.pictures.kit import (
+from pbm.games.kit import (
     BOARD,
     DARK,
     GRID,
@@ -22,7 +22,7 @@ from pbm.games.pictures.kit import (
     spacer,
     table,
 )
-from pbm.games.trou import (
+from pbm.games.trou.game import (
     COLUMNS,
     SEATS,
     SIZE,

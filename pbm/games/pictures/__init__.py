@@ -1,1 +1,0 @@
-"""Boards drawn in HTML for the text/html part of board mails; one module per game."""
