@@ -10,14 +10,14 @@ from sqlalchemy.orm import Session
 from pbm.config import LimitSettings, TimeSettings
 from pbm.db.models import Board, utcnow
 from pbm.games.base import UserError
-from pbm.views.width import fit
+from pbm.width import fit
 
 
 @dataclass(frozen=True)
 class Reply:
     """A message for some addresses. `kind` "answer" goes to the sender (help, errors,
     listings); "board" is a board update for a player or spectator. Its body is fitted to
-    76 columns (views/width.py): every mail leaves within them, whoever wrote its lines."""
+    76 columns (pbm/width.py): every mail leaves within them, whoever wrote its lines."""
 
     to: tuple[str, ...]
     subject: str
@@ -36,6 +36,11 @@ class Reply:
         object.__setattr__(self, "body", fit(self.body))
 
 
+class Fact:
+    """Something that happened that people must be told of (pbm/boards/facts.py): recorded
+    where it happens, turned into mail by the views when the command hands them over."""
+
+
 @dataclass
 class Context:
     """One inbound message's worth of command handling."""
@@ -49,6 +54,7 @@ class Context:
     time: TimeSettings = TimeSettings()
     operators: tuple[str, ...] = ()  # userids that may broadcast (server.operators)
     replies: list[Reply] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)  # not yet told (views/news.py tells them)
     failures: int = 0  # commands that were refused
     # Password checks already made outside the writer: tokens of wrong userid+password pairs
     # (right ones are in the passwords module's memory), so the writer never hashes for them.

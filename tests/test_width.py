@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbm.views.width import WIDTH, fit
+from pbm.width import WIDTH, fit
 
 
 def test_lines_that_fit_are_left_exactly_as_they_are():

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import select
 
-from pbm.accounts.users import addresses_of
+from pbm.accounts.addresses import addresses_of
 from pbm.context import CommandError, Context, Reply
 from pbm.db import rates
 from pbm.db.models import Address, User

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from pbm.accounts import users
+from pbm.accounts.addresses import addresses_of
 from pbm.accounts.passwords import check_password, hash_password, outdated
 from pbm.context import CommandError, Context, Reply, shorten
 from pbm.db import rates
@@ -92,5 +92,5 @@ def _tell_owner(ctx: Context, user: User) -> None:
         "guess is the defence: send 'change password userid oldpassword newpassword' once the "
         "pause is over. Nothing else needs doing.\n"
     )
-    to = users.addresses_of(user)  # the module: users.py imports this one
+    to = addresses_of(user)
     ctx.replies.append(Reply(to, f"pbm: wrong passwords for {user.userid}", body, "notice"))

@@ -70,16 +70,6 @@ def users_at(ctx: Context, address: str) -> list[User]:
     return list(rows)
 
 
-def receives_mail(address: Address) -> bool:
-    """Whether mail for the user may go to this address: its owner has confirmed it, and
-    its mail has not bounced too often."""
-    return address.confirmed and not address.stopped
-
-
-def addresses_of(user: User) -> tuple[str, ...]:
-    return tuple(a.address for a in user.addresses if receives_mail(a))
-
-
 def check_userid(userid: str) -> str:
     lowered = userid.lower()
     if not USERID.match(lowered):

@@ -5,7 +5,7 @@ seat is looked at when its `next_check_at` comes; every look either acts (a nag,
 or moves `next_check_at` on, in the same transaction, so running the step twice, or from
 two processes at once, never nags or forfeits twice: on SQLite the second waits for the
 first's write lock and then finds nothing due; on PostgreSQL one node at a time runs it
-(see `pbm.tick`), and the rows it acts on are locked besides.
+(see `pbm.mail.housekeeping`), and the rows it acts on are locked besides.
 
 Time waited is counted without the player's vacations. The first nag comes after `nag`
 days, then one every `nag` days; the forfeit comes after `forfeit` days, but never sooner
@@ -22,13 +22,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, contains_eager, joinedload
 
 from pbm.accounts import vacations
-from pbm.accounts.users import addresses_of
 from pbm.boards import clocks, play
+from pbm.boards.facts import Forfeited, Nagged
 from pbm.boards.position import Position, position
-from pbm.config import Config
-from pbm.context import Context, Reply, board_thread
+from pbm.context import Context
 from pbm.db.models import Board, BoardStatus, Seat, User
-from pbm.views.boardmail import Pictures, board_page, send_board
 
 DAY = timedelta(days=1)
 BATCH = 200  # seats looked at per transaction
@@ -38,11 +36,10 @@ LAST_CALL = timedelta(days=1)  # ... and the player gets this long to move after
 
 @dataclass
 class Report:
-    """What one housekeeping step did."""
+    """What one housekeeping step did (its mails: the facts it left on the Context)."""
 
     nagged: list[tuple[str, int, str]] = field(default_factory=list)  # (game, board, userid)
     forfeited: list[tuple[str, int, str]] = field(default_factory=list)
-    replies: list[Reply] = field(default_factory=list)
     looked: int = 0  # seats looked at
 
     def __str__(self) -> str:
@@ -71,12 +68,11 @@ def due_seats(session: Session, now: datetime, limit: int = BATCH) -> list[Seat]
         .execution_options(populate_existing=True)))
 
 
-def housekeep(session: Session, config: Config, now: datetime,
-              limit: int = BATCH) -> Report:
-    """Within the caller's transaction: act on up to `limit` due seats."""
-    ctx = Context(session, "", admin=True, limits=config.limits, time=config.time, now=now)
+def housekeep(ctx: Context, limit: int = BATCH) -> Report:
+    """Within the caller's transaction, as of `ctx.now`: act on up to `limit` due seats,
+    leaving on `ctx` the facts (nags, forfeits, ends) its mails are written from."""
     report = Report()
-    for seat in due_seats(session, now, limit):
+    for seat in due_seats(ctx.session, ctx.now, limit):
         report.looked += 1
         board = seat.board
         if board.status != BoardStatus.ACTIVE or seat.waiting_since is None:
@@ -87,7 +83,6 @@ def housekeep(session: Session, config: Config, now: datetime,
             clocks.stop(seat)
             continue
         _look(ctx, pos, seat, report)
-    report.replies = ctx.replies
     return report
 
 
@@ -143,48 +138,21 @@ def _nag(ctx: Context, pos: Position, seat: Seat, wait: timedelta, forfeit: time
     if seat.first_nag_wait is None:
         seat.first_nag_wait = seconds
     seat.last_nag_wait = seconds
-    userid = seat.user.userid
-    days = wait // DAY
-    # Short lines: a board mail keeps within 76 columns, so no mail client rewraps it.
-    lines = [f"It is {userid}'s move on {pos.title} board {pos.board.number}.",
-             f"{userid} has not moved for {days} day{'s' if days != 1 else ''}."]
     if last_call:
         deadline = ctx.now + LAST_CALL
-        lines += ["The server could not look at the clocks for a while (it was down),",
-                  "so instead of losing on time now,",
-                  f"{userid} has until {deadline:%Y-%m-%d %H:%M} UTC "
-                  f"(in {_days_text(LAST_CALL)}) to move."]
     else:
         forfeit_at = _forfeit_wait(seat, nag, forfeit)
         assert forfeit_at is not None
         deadline = ctx.now + (forfeit_at - wait)
-        lines += [f"If no move is made by {deadline:%Y-%m-%d %H:%M} UTC "
-                  f"(in {_days_text(forfeit_at - wait)}),",
-                  f"{userid} forfeits the game on time."]
-    lines.append(f"Away? 'vacation {userid} PASSWORD DAYS' stops your clocks.")
-    page = board_page(pos, seat.position, now=ctx.now).after("\n".join(lines))
-    body, html = Pictures(pos.game, pos.state).mail(page, seat.position, seat.user.html)
-    subject = f"Nag: {pos.title} Board {pos.board.number} {userid}"
-    ctx.replies.append(Reply(addresses_of(seat.user), subject, body, "board",
-                             board_thread(pos.board), html=html))
-    report.nagged.append((pos.title, pos.board.number, userid))
-
-
-def _days_text(span: timedelta) -> str:
-    days = span / DAY
-    if days >= 1:
-        whole = int(days)
-        return f"{whole} day{'s' if whole != 1 else ''}" + (
-            f" {int((span - whole * DAY).total_seconds() // 3600)} hours"
-            if span - whole * DAY >= timedelta(hours=1) else "")
-    return f"{max(1, int(span.total_seconds() // 3600))} hours"
+    ctx.facts.append(Nagged(pos, seat.position, wait, deadline, last_call))
+    report.nagged.append((pos.title, pos.board.number, seat.user.userid))
 
 
 def _forfeit(ctx: Context, pos: Position, seat: Seat, wait: timedelta,
              report: Report) -> None:
     userid = seat.user.userid
     play.concede(ctx, pos, seat.position, f"{userid} forfeited: no move in {wait // DAY} days.")
-    send_board(ctx, pos)
+    ctx.facts.append(Forfeited(pos, seat.position))
     report.forfeited.append((pos.title, pos.board.number, userid))
 
 

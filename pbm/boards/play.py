@@ -8,6 +8,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.orm import object_session
 
 from pbm.boards import clocks
+from pbm.boards.facts import Ended
 from pbm.boards.position import MOVE, Position, viewer_key
 from pbm.boards.proposal import after_move
 from pbm.context import CommandError, Context
@@ -16,7 +17,6 @@ from pbm.db.locks import Guarded
 from pbm.db.models import Board, BoardStatus, Move, Seat, User
 from pbm.games.base import AnyGame, Outcome
 from pbm.ratings.record import record_finished
-from pbm.views import end_notice
 
 FIRST_BOARD = 101
 
@@ -127,7 +127,7 @@ def finish(ctx: Context, pos: Position, outcome: Outcome) -> None:
         clocks.stop(seat)
     board.updated_at = ctx.now
     record_finished(ctx.session, board)
-    end_notice.board_ended(ctx, pos)
+    ctx.facts.append(Ended(pos))
 
 
 def _save(ctx: Context, pos: Position) -> None:

@@ -7,10 +7,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from pbm.accounts.users import addresses_of
 from pbm.boards import play
+from pbm.boards.facts import QueueDropped
 from pbm.boards.position import MOVE, Position, viewer_key
-from pbm.context import CommandError, Context, Reply, board_thread, shorten
+from pbm.context import CommandError, Context, shorten
 from pbm.db.models import Board
 from pbm.games.base import UserError
 
@@ -217,6 +217,4 @@ def _reply(ctx: Context, pos: Position, seat: int, queued: Queued) -> str | None
 
 
 def _notice(ctx: Context, pos: Position, seat: int, text: str) -> None:
-    to = addresses_of(pos.board.seats[seat].user)
-    subject = f"{pos.title} Board {pos.board.number}: queued move dropped"
-    ctx.replies.append(Reply(to, subject, text + "\n", "notice", board_thread(pos.board)))
+    ctx.facts.append(QueueDropped(pos, seat, text))

@@ -19,7 +19,7 @@ def spectator_addresses(session: Session, board: Board) -> tuple[tuple[str, bool
         select(Address.address, User.html)
         .join(Subscription, Subscription.user_id == Address.user_id)
         .join(User, User.id == Address.user_id)
-        # The same test as users.receives_mail, written as SQL.
+        # The same test as addresses.receives_mail, written as SQL.
         .where(Subscription.board_id == board.id, User.active.is_(True),
                Address.confirmed.is_(True), Address.stopped.is_(False))
         .order_by(User.userid, Address.position))

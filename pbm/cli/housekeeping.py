@@ -22,7 +22,7 @@ def tick(app: App, moment: str | None, dry_run: bool) -> None:
     cron every few minutes (see the README)."""
     from pbm.clock import SYSTEM, parse_moment
     from pbm.mail.delivery import deliver_pending
-    from pbm.tick import tick as housekeeping
+    from pbm.mail.housekeeping import tick as housekeeping
 
     try:
         now = parse_moment(moment) if moment else SYSTEM.now()

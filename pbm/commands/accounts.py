@@ -6,9 +6,9 @@ import textwrap
 from collections.abc import Sequence
 
 from pbm.accounts import confirmations
+from pbm.accounts.addresses import addresses_of
 from pbm.accounts.passwords import hash_password
 from pbm.accounts.users import (
-    addresses_of,
     authenticate,
     check_addresses,
     check_userid,
@@ -30,7 +30,8 @@ from pbm.games import registry
 from pbm.help import NoSuchPage, load_page
 from pbm.views.boardmail import announce_decline, send_board
 from pbm.views.listings import games_on_offer, send_listing
-from pbm.views.width import WIDTH
+from pbm.views.news import tell
+from pbm.width import WIDTH
 
 
 def _check_password_word(password: str) -> None:
@@ -141,6 +142,7 @@ def signoff(ctx: Context, userid: str, password: str | None) -> User:
         if play.withdraw(ctx, pos, seat):
             announce_decline(ctx, pos, user)
         else:
+            tell(ctx)
             send_board(ctx, pos)
         resigned.append(f"{board.game} {board.number}")
     farewell = [f"{user.userid} has signed off. The games played stay in the history."]

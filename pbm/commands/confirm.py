@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbm.accounts import confirmations
-from pbm.accounts.users import addresses_of
+from pbm.accounts.addresses import addresses_of
 from pbm.commands.grammar import Command, Invocation, account_command
 from pbm.context import Context
 

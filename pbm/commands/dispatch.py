@@ -8,6 +8,7 @@ from pbm.commands.grammar import Invocation, parse, usage
 from pbm.context import CommandError, Context, shorten
 from pbm.games import registry
 from pbm.games.base import UserError
+from pbm.views.news import tell
 
 
 def run_lines(ctx: Context, lines: list[str]) -> None:
@@ -33,7 +34,9 @@ def run_line(ctx: Context, line: str) -> None:
         with ctx.session.begin_nested():
             _check_words(invocation)
             invocation.command.handler(ctx, invocation)
+            tell(ctx)  # whatever the handler has not told yet
     except UserError as err:
+        ctx.facts.clear()  # rolled back: none of it happened
         del ctx.replies[replies_before:]
         ctx.failures += 1
         ctx.answer(_error_subject(invocation), _error_body(ctx, err, invocation))

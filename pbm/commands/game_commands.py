@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -12,7 +11,9 @@ from pbm.boards import clocks, play, select
 from pbm.boards.position import Position, position, seat_of
 from pbm.boards.queue import play_queued
 from pbm.boards.select import Which
+from pbm.commands import seats, votes
 from pbm.commands.grammar import Command, Invocation, game_command, usage
+from pbm.commands.seats import GUARD, authenticate_on, seat_on
 from pbm.context import CommandError, Context
 from pbm.db import rates
 from pbm.db.models import Board, BoardStatus, User
@@ -21,16 +22,15 @@ from pbm.games.base import AnyGame, UserError
 from pbm.views.boardmail import (
     BoardPage,
     Pictures,
-    announce_decline,
     answer_board,
     board_page,
     board_text,
     send_board,
 )
 from pbm.views.listings import send_listing
+from pbm.views.news import tell
 from pbm.views.seekers import send_seekers
 
-GUARD = re.compile(r"#\s*(\d+)\s*$")
 SELECTORS = frozenset(Which)
 
 
@@ -117,7 +117,7 @@ def move(ctx: Context, game: AnyGame, number: str, userid: str, password: str, t
     board = select.load_board(ctx, number, game.info.name, to_change=True)
     pos = position(board)
     user = authenticate_on(ctx, pos, userid, password)
-    seat = _seat(pos, user)
+    seat = seat_on(pos, user)
     _check_turn(pos, seat)
     try:
         play.check_move_number(pos, guard, text)
@@ -127,13 +127,12 @@ def move(ctx: Context, game: AnyGame, number: str, userid: str, password: str, t
     _apply_queued_resignations(ctx, pos)
     play_queued(ctx, pos, seat)  # moves the players queued, marked (Auto); one mail after
     comment = (user.userid, ctx.comment) if ctx.comment else None
+    tell(ctx)  # an end, dropped queues: told before the board mails, as they happened
     send_board(ctx, pos, comment=comment)
     return pos
 
 
 def do_move(ctx: Context, inv: Invocation) -> None:
-    from pbm.commands import votes  # here, not above: votes builds on this module
-
     if votes.do_vote(ctx, inv):  # propose, accept, reject, undo or resign
         return
     number, userid, password = inv.args[:3]
@@ -146,24 +145,6 @@ def do_move(ctx: Context, inv: Invocation) -> None:
     if not text:
         raise CommandError(f"No move given. Write: {usage(inv)}")
     move(ctx, _game(inv), number, userid, password, text, guard)
-
-
-def authenticate_on(ctx: Context, pos: Position, userid: str, password: str) -> User:
-    try:
-        return authenticate(ctx, userid, password, [seat.user for seat in pos.board.seats])
-    except CommandError as err:
-        raise CommandError(str(err), board_text=board_text(pos, None)) from None
-
-
-def _seat(pos: Position, user: User) -> int:
-    seat = pos.seat_of(user)
-    if seat is None:
-        players = " and ".join(pos.userid(s.position) for s in pos.board.seats)
-        raise CommandError(
-            f"{user.userid} does not play on board {pos.board.number} ({players} do).",
-            board_text=board_text(pos, None),
-        )
-    return seat
 
 
 def _check_turn(pos: Position, seat: int) -> None:
@@ -187,35 +168,8 @@ def _apply_queued_resignations(ctx: Context, pos: Position) -> None:
             return
 
 
-# ----- resign -------------------------------------------------------------------------
-def resign(ctx: Context, game: AnyGame, number: str, userid: str, password: str) -> None:
-    """Resign the board; out of turn it is queued (toggled) for the player's next turn, and
-    before their first move it declines the challenge and removes the board."""
-    board = select.load_board(ctx, number, game.info.name, to_change=True)
-    pos = position(board)
-    user = authenticate_on(ctx, pos, userid, password)
-    seat = _seat(pos, user)
-    if board.status != BoardStatus.ACTIVE or pos.outcome() is not None:
-        raise CommandError(f"Board {board.number} is already over.",
-                           board_text=board_text(pos, seat))
-    if seat in pos.to_move() or not play.has_moved(board, seat):
-        if play.withdraw(ctx, pos, seat):
-            announce_decline(ctx, pos, user)
-        else:
-            send_board(ctx, pos)
-        return
-    queued = not board.seats[seat].resign_queued
-    board.seats[seat].resign_queued = queued
-    if queued:
-        message = (f"Your resignation from board {board.number} is queued: it takes effect when "
-                   "your turn comes. Send the resign command again to take it back.")
-    else:
-        message = f"Your queued resignation from board {board.number} has been taken back."
-    ctx.answer(f"{pos.title} Board {board.number}", message + "\n")
-
-
 def do_resign(ctx: Context, inv: Invocation) -> None:
-    resign(ctx, _game(inv), *inv.args)
+    seats.resign(ctx, _game(inv), *inv.args)
 
 
 # ----- show / showas --------------------------------------------------------------------

@@ -8,8 +8,8 @@ from typing import Any
 
 from pbm.boards import select
 from pbm.boards.position import Position, position
-from pbm.commands.game_commands import authenticate_on
 from pbm.commands.grammar import Command, Invocation, game_command, usage
+from pbm.commands.seats import authenticate_on
 from pbm.context import CommandError, Context, shorten
 from pbm.games import registry
 from pbm.games.base import AnyGame, UserError

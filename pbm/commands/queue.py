@@ -6,8 +6,8 @@ from __future__ import annotations
 from pbm.boards import select
 from pbm.boards.position import position
 from pbm.boards.queue import Queued, conditional, queued_of, read_request, store
-from pbm.commands.game_commands import _seat, authenticate_on
 from pbm.commands.grammar import Command, Invocation, game_command, usage
+from pbm.commands.seats import authenticate_on, seat_on
 from pbm.context import CommandError, Context
 from pbm.db.models import BoardStatus
 from pbm.games import registry
@@ -28,7 +28,7 @@ def queue(ctx: Context, game: AnyGame, number: str, userid: str, password: str,
     board = select.load_board(ctx, number, game.info.name, to_change=True)
     pos = position(board)
     user = authenticate_on(ctx, pos, userid, password)
-    seat = _seat(pos, user)
+    seat = seat_on(pos, user)
     word, title = game.info.name, f"{pos.title} Board {board.number}"
     if board.status != BoardStatus.ACTIVE or pos.outcome() is not None:
         raise CommandError(f"Board {board.number} is over; nothing can be queued on it.",

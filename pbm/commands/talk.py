@@ -9,7 +9,8 @@ from collections.abc import Sequence
 
 from sqlalchemy import select
 
-from pbm.accounts.users import addresses_of, authenticate, find_user
+from pbm.accounts.addresses import addresses_of
+from pbm.accounts.users import authenticate, find_user
 from pbm.boards import select as boards
 from pbm.boards.position import seat_of
 from pbm.commands.grammar import Command, Invocation, account_command, game_command

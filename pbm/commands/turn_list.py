@@ -11,7 +11,7 @@ from pbm.commands.grammar import Command, Invocation, account_command
 from pbm.context import CommandError, Context, shorten
 from pbm.db.models import User
 from pbm.views.listings import ROW_HANG, board_line, listed
-from pbm.views.width import fit
+from pbm.width import fit
 
 MARK = "*"
 GAME_COLUMN = 12

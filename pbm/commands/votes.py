@@ -8,13 +8,14 @@ from collections.abc import Callable, Sequence
 from pbm.boards import play, select, votes
 from pbm.boards import proposal as vote
 from pbm.boards.position import Position, position
-from pbm.commands.game_commands import GUARD, authenticate_on, resign
 from pbm.commands.grammar import Invocation
+from pbm.commands.seats import GUARD, authenticate_on, resign
 from pbm.context import CommandError, Context
 from pbm.db.models import BoardStatus
 from pbm.games import registry
 from pbm.games.base import AnyGame, UserError
 from pbm.views.boardmail import board_text, send_board
+from pbm.views.news import tell
 
 PROPOSE, ACCEPT, REJECT, UNDO, RESIGN = "propose", "accept", "reject", "undo", "resign"
 WORDS = frozenset({PROPOSE, ACCEPT, REJECT, UNDO, RESIGN})
@@ -131,6 +132,7 @@ def _settle(ctx: Context, pos: Position, seat: int) -> None:
 
 def _mail(ctx: Context, pos: Position, seat: int) -> None:
     comment = (pos.userid(seat), ctx.comment) if ctx.comment else None
+    tell(ctx)
     send_board(ctx, pos, comment=comment)
 
 

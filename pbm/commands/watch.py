@@ -15,7 +15,7 @@ from pbm.db.models import Board, BoardStatus, EndNotice, User
 from pbm.games import registry
 from pbm.games.base import AnyGame
 from pbm.views.boardmail import Pictures, answer_board, board_page
-from pbm.views.width import fit
+from pbm.width import fit
 
 
 def _watchable(board: Board, user: User, what: str) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pbm.context import Reply
 from pbm.views import boardhtml
-from pbm.views.width import fit
+from pbm.width import fit
 
 MAX_ANSWER_CHARS = 200_000
 MERGED_SUBJECT = "Replies to your commands"

@@ -18,9 +18,9 @@ from aiosmtpd.smtp import Session as SmtpSession
 from pbm.clock import SYSTEM, Clock
 from pbm.config import Config
 from pbm.mail.delivery import Courier
+from pbm.mail.housekeeping import tick
 from pbm.mail.receive import Prepared, Received, check_ahead, prepare, receive_batch
 from pbm.mail.screen import Refusal, too_complex
-from pbm.tick import tick
 
 log = logging.getLogger(__name__)
 DELIVERY_POLL_SECONDS = 1.0  # also how soon a retry that has come due goes out

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from pbm.accounts.users import addresses_of
+from pbm.accounts.addresses import addresses_of
 from pbm.boards.position import LoggedMove, Position, move_seen
 from pbm.boards.proposal import proposal_lines
 from pbm.boards.queue import queued_line
@@ -20,7 +20,7 @@ from pbm.games import registry
 from pbm.games.base import AnyGame
 from pbm.views import boardhtml
 from pbm.views.rating_lines import rating_lines
-from pbm.views.width import WIDTH, fit
+from pbm.width import WIDTH, fit
 
 RECENT_ROWS = 10  # rows of the move list in ordinary mails; `show` prints them all
 COLUMN = 20

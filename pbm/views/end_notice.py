@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbm.accounts.users import addresses_of
+from pbm.accounts.addresses import addresses_of
 from pbm.boards import watchers
 from pbm.boards.position import Position
 from pbm.context import Context, Reply, board_thread

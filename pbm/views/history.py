@@ -8,7 +8,7 @@ from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session, defer
 
 from pbm.db.models import Board, BoardStatus, Seat, User
-from pbm.views.width import WIDTH, fit
+from pbm.width import WIDTH, fit
 
 PAGE = 50  # lines per history mail
 

@@ -11,7 +11,7 @@ from pbm.db.models import Board, User
 from pbm.games import registry
 from pbm.games.base import AnyGame
 from pbm.views.boardmail import turn_line
-from pbm.views.width import WIDTH, fit
+from pbm.width import WIDTH, fit
 
 # Lines one listing mail holds at most: a player with hundreds of boards gets the first ones
 # and a note, not a mail that grows with the store.

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from pbm.config import Config, TimeSettings
 from pbm.context import Reply
 from pbm.db.models import Address, Board, BoardStatus, Seat, User
-from pbm.tick import tick
+from pbm.mail.housekeeping import tick
 from tests.commands.conftest import ALICE, BOB, PW, STRANGER, TROU_GAME, Runner, error, one
 
 T0 = datetime(2026, 12, 1, 12, 0)

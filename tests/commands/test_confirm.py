@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from sqlalchemy import select
 
-from pbm.accounts.users import addresses_of
+from pbm.accounts.addresses import addresses_of
 from pbm.config import LimitSettings
 from pbm.context import Reply
 from pbm.db.models import Address, utcnow

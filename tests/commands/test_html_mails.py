@@ -16,8 +16,8 @@ from pbm.config import Config
 from pbm.context import Reply
 from pbm.games import kit, registry
 from pbm.mail.compose import compose
+from pbm.mail.housekeeping import tick
 from pbm.mail.replies import consolidate
-from pbm.tick import tick
 from tests.commands.conftest import (
     ALICE,
     BOB,

@@ -9,7 +9,7 @@ from sqlalchemy import event
 
 from pbm.config import Config, LimitSettings
 from pbm.games import registry
-from pbm.tick import tick
+from pbm.mail.housekeeping import tick
 from tests.commands.conftest import (
     ALICE,
     BOB,

@@ -26,8 +26,8 @@ from pbm.context import Reply
 from pbm.db.models import utcnow
 from pbm.games import registry
 from pbm.help import page_names
-from pbm.tick import tick
-from pbm.views.width import WIDTH
+from pbm.mail.housekeeping import tick
+from pbm.width import WIDTH
 from tests.commands.conftest import ACCOUNTS, ALICE, BOB, PW, STRANGER, Runner, flat
 from tests.commands.played import BOARD, USERS, Played, play_game
 from tests.commands.social import run_as

@@ -182,7 +182,7 @@ def test_upgrade_to_0003_starts_the_clocks_of_games_in_progress(url: str):
     from pbm.config import Config
     from pbm.db.session import session_factory
     from pbm.games import registry
-    from pbm.tick import tick
+    from pbm.mail.housekeeping import tick
 
     trou = registry.get("trou")
     state = trou.start({}, 101)

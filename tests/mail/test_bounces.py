@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 import pytest
 from sqlalchemy import select
 
-from pbm.accounts.users import addresses_of
+from pbm.accounts.addresses import addresses_of
 from pbm.clock import FixedClock
 from pbm.config import load
 from pbm.db.migrate import upgrade

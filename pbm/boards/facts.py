@@ -1,0 +1,49 @@
+"""What happened on a board that people must be told: the board layer records these facts on
+the command's Context, and the layer that ran the command hands them to the views
+(pbm/views/news.py), which write the mail. Boards never compose mail themselves."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from pbm.boards.position import Position
+from pbm.context import Fact
+
+
+@dataclass(frozen=True)
+class Ended(Fact):
+    """The board finished: a last move, a resignation, a forfeit or an agreed draw. Those
+    who asked to be told (`GAME notify`) hear of it; its players have the final board."""
+
+    pos: Position
+
+
+@dataclass(frozen=True)
+class QueueDropped(Fact):
+    """A seat's queued move or replies were dropped; `reason` is what the rules would have
+    told that seat had it sent the move itself, so it shows nothing more."""
+
+    pos: Position
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Nagged(Fact):
+    """A seat to move was reminded: it has `waited`, and loses on time at `deadline` (a last
+    call: the server was down when that fell due, and this is the player's one last day)."""
+
+    pos: Position
+    seat: int
+    waited: timedelta
+    deadline: datetime
+    last_call: bool = False
+
+
+@dataclass(frozen=True)
+class Forfeited(Fact):
+    """A seat lost on time; the board has ended (an Ended fact came first)."""
+
+    pos: Position
+    seat: int

@@ -1,0 +1,73 @@
+"""Telling people what happened on boards: the facts the board layer recorded on a Context
+(pbm/boards/facts.py) become mail, in the order they happened."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from pbm.accounts.addresses import addresses_of
+from pbm.boards.facts import Ended, Forfeited, Nagged, QueueDropped
+from pbm.context import Context, Fact, Reply, board_thread
+from pbm.views.boardmail import Pictures, board_page, send_board
+from pbm.views.end_notice import board_ended
+
+DAY = timedelta(days=1)
+
+
+def tell(ctx: Context) -> None:
+    """Write the mail of every fact not yet told, and forget them."""
+    facts, ctx.facts = ctx.facts, []
+    for fact in facts:
+        _tell(ctx, fact)
+
+
+def _tell(ctx: Context, fact: Fact) -> None:
+    match fact:
+        case Ended(pos):
+            board_ended(ctx, pos)
+        case QueueDropped(pos, seat, reason):
+            to = addresses_of(pos.board.seats[seat].user)
+            subject = f"{pos.title} Board {pos.board.number}: queued move dropped"
+            ctx.replies.append(Reply(to, subject, reason + "\n", "notice",
+                                     board_thread(pos.board)))
+        case Nagged():
+            _nag(ctx, fact)
+        case Forfeited(pos):
+            send_board(ctx, pos)  # the final board, to its players and watchers
+        case _:
+            raise TypeError(f"no mail for {fact!r}")
+
+
+def _nag(ctx: Context, fact: Nagged) -> None:
+    pos, seat = fact.pos, fact.pos.board.seats[fact.seat]
+    userid = seat.user.userid
+    days = fact.waited // DAY
+    left = fact.deadline - ctx.now
+    # Short lines: a board mail keeps within 76 columns, so no mail client rewraps it.
+    lines = [f"It is {userid}'s move on {pos.title} board {pos.board.number}.",
+             f"{userid} has not moved for {days} day{'s' if days != 1 else ''}."]
+    if fact.last_call:
+        lines += ["The server could not look at the clocks for a while (it was down),",
+                  "so instead of losing on time now,",
+                  f"{userid} has until {fact.deadline:%Y-%m-%d %H:%M} UTC "
+                  f"(in {_days_text(left)}) to move."]
+    else:
+        lines += [f"If no move is made by {fact.deadline:%Y-%m-%d %H:%M} UTC "
+                  f"(in {_days_text(left)}),",
+                  f"{userid} forfeits the game on time."]
+    lines.append(f"Away? 'vacation {userid} PASSWORD DAYS' stops your clocks.")
+    page = board_page(pos, fact.seat, now=ctx.now).after("\n".join(lines))
+    body, html = Pictures(pos.game, pos.state).mail(page, fact.seat, seat.user.html)
+    subject = f"Nag: {pos.title} Board {pos.board.number} {userid}"
+    ctx.replies.append(Reply(addresses_of(seat.user), subject, body, "board",
+                             board_thread(pos.board), html=html))
+
+
+def _days_text(span: timedelta) -> str:
+    days = span / DAY
+    if days >= 1:
+        whole = int(days)
+        return f"{whole} day{'s' if whole != 1 else ''}" + (
+            f" {int((span - whole * DAY).total_seconds() // 3600)} hours"
+            if span - whole * DAY >= timedelta(hours=1) else "")
+    return f"{max(1, int(span.total_seconds() // 3600))} hours"
