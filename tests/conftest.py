@@ -30,7 +30,7 @@ LEFT_OUT_ON_POSTGRESQL = {"games", "browser", "mta", "ratings", "reliability"}
 LEFT_OUT_MODULES = {"test_packaging.py", "test_readme.py", "test_service_files.py",
                     "test_width.py", "test_config.py", "test_config_lists.py", "test_screen.py",
                     "test_compose.py", "test_secrets.py", "test_spectator_secrets.py",
-                    "test_undo_secrets.py"}
+                    "test_undo_secrets.py", "test_layers.py"}
 
 
 def _left_out_on_postgresql(item: pytest.Item) -> bool:
