@@ -10,6 +10,7 @@ import sys
 
 import grimp
 
+
 def circles(edges: dict[str, set[str]]) -> list[list[str]]:
     """The strongly connected groups of more than one module (Tarjan), each sorted."""
     index: dict[str, int] = {}
