@@ -167,15 +167,10 @@ def inbox(ctx: click.Context) -> None:
 @pass_app
 def inbox_list(app: App, everything: bool, bounces: bool = False) -> None:
     """Mail whose handling failed and waits for the operator."""
-    from sqlalchemy import select
-
-    from pbm.db.models import InboundMessage, InboundStatus
-    from pbm.mail.inbox import waiting
+    from pbm.mail.inbox import bounced, waiting
 
     with app.store(read_only=True)() as session:
-        rows = list(session.scalars(select(InboundMessage).where(
-            InboundMessage.status == InboundStatus.BOUNCE).order_by(InboundMessage.id))) \
-            if bounces else waiting(session, everything)
+        rows = bounced(session) if bounces else waiting(session, everything)
         for record in rows:
             error = (record.error or "").strip().splitlines()
             last = f"  [{error[-1]}]" if error else ""

@@ -27,6 +27,13 @@ def waiting(session: Session, everything: bool = False) -> list[InboundMessage]:
     return list(session.scalars(query))
 
 
+def bounced(session: Session) -> list[InboundMessage]:
+    """Mail read as bounces (delivery failure reports), oldest first."""
+    return list(session.scalars(select(InboundMessage)
+                                .where(InboundMessage.status == InboundStatus.BOUNCE)
+                                .order_by(InboundMessage.id)))
+
+
 def find(session: Session, ident: int) -> InboundMessage | None:
     return session.get(InboundMessage, ident)
 
