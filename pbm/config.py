@@ -77,6 +77,9 @@ class LimitSettings:
     messages_per_user_per_day: int = 50
     # Confirmation requests one sender may cause in a day (each to an address it named).
     confirmations_per_sender_per_day: int = 10
+    # ... and all senders together in an hour: senders are forged at will, so this is what
+    # bounds the mail the server sends to addresses that never wrote to it.
+    confirmations_per_hour: int = 20
     # Spectators of one board; users told when one board ends; and users told when any
     # board of one game ends. Each is mailed at every move or ending, so each is bounded.
     watchers_per_board: int = 50

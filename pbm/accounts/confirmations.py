@@ -1,9 +1,13 @@
 """Confirmed addresses: an address gets nothing but its confirmation request until its owner
-mails the token back (or replies to the request).
+mails the token back as a command.
 
 Anyone may name any address in `signup` or `change address`, so without this the server
 would mail boards to strangers on anyone's say-so. The request is the one mail such an
-address gets: at most one a day to one address, and a bounded number a day per sender.
+address gets, and it is a mail to a stranger on a stranger's word, so it is bounded every
+way one can be forged: one per inbound mail, one a day to one address, a bounded number a
+day per sender and an hour for the whole server; and its Subject holds no word the asker
+chose. Only a person confirms: the token counts as a command written by hand (mail/inbound.py
+drops it from a Subject a reply keeps, and never reads automatic mail).
 """
 
 from __future__ import annotations
@@ -22,6 +26,11 @@ from pbm.db.models import Address, User
 VALID_FOR = timedelta(days=7)  # a token mailed back later than this is refused
 RESEND_AFTER = rates.DAY  # one request a day to an address, whoever asks
 TOKEN_BYTES = 16  # 128 random bits: 22 characters, unguessable within any rate limit
+# The Subject of every request: the same words for all, none of them the asker's (a userid
+# there would be a line of an attacker's text in a stranger's inbox), and no command, so a
+# reply that keeps it confirms nothing (mail/inbound.py knows it as one of ours).
+REQUEST_SUBJECT = "pbm: please confirm this address"
+EVERYONE = "confirms-all"  # the rate key of all requests, whoever asks
 
 
 def vouched(ctx: Context, address: str) -> bool:
@@ -36,8 +45,9 @@ def when(moment: datetime) -> str:
 
 def request(ctx: Context, user: User, row: Address) -> str:
     """Mail `row` its confirmation request, unless one went there within a day; what to
-    tell the sender. Refused (CommandError) when this sender has asked for too many today
-    or another request went to the address within a day."""
+    tell the sender. Refused (CommandError) when another request went to the address within
+    a day, this mail has caused one already, or this sender (today) or the whole server (this
+    hour) has asked for as many as allowed."""
     now, sent = ctx.now, row.confirm_sent_at
     if row.confirm_token is not None and sent is not None and now < sent + RESEND_AFTER:
         return (f"A confirmation request went to {row.address} at {when(sent)}; it is still "
@@ -51,12 +61,30 @@ def request(ctx: Context, user: User, row: Address) -> str:
             f"A confirmation request went to {row.address} less than a day ago; to spare that "
             f"address, no other goes there before {when(busy_until)}. Nothing was changed; send "
             "the command again after that.")
+    if any(is_request(reply) for reply in ctx.replies):
+        # One inbound mail, at most one mail to an address that did not write it: else one
+        # mail of fifty signups is fifty mails to strangers.
+        raise CommandError(
+            f"One mail may cause only one confirmation request (to spare addresses that did "
+            f"not ask for mail), and {row.address} would get a second, so this command was not "
+            "carried out: nothing was changed by it. Send it in a mail of its own, naming at "
+            "most one new address besides the one you write from (an address you write from "
+            "needs no confirmation); add the next one by another mail.")
     limit = ctx.limits.confirmations_per_sender_per_day
     allowed = rates.take(ctx.session, f"confirms-from:{ctx.sender}", limit, rates.DAY, now)
     if not allowed.allowed:
         raise CommandError(
             f"{ctx.sender} has asked for {limit} confirmation mails in the last day, the most "
             f"allowed. Nothing was changed; send the command again after "
+            f"{when(allowed.resets_at)}, or send it from the address itself (an address you "
+            "write from needs no confirmation).")
+    # A sender's address is forged at will: the server's own hourly count bounds them all.
+    hourly = ctx.limits.confirmations_per_hour
+    allowed = rates.take(ctx.session, EVERYONE, hourly, rates.HOUR, now)
+    if not allowed.allowed:
+        raise CommandError(
+            f"The server has mailed {hourly} confirmation requests in the last hour, the most "
+            "it sends in an hour. Nothing was changed; send the command again after "
             f"{when(allowed.resets_at)}, or send it from the address itself (an address you "
             "write from needs no confirmation).")
     rates.take(ctx.session, address_key, 1, RESEND_AFTER, now)
@@ -72,25 +100,28 @@ def _expired(row: Address, now: datetime) -> bool:
     return row.confirm_sent_at is None or now >= row.confirm_sent_at + VALID_FOR
 
 
-def request_subject(address: str, userid: str, token: str) -> str:
-    """The token leads the Subject, so that a plain reply ("Re: confirm TOKEN ...") is the
-    `confirm` command itself."""
-    return f"confirm {token} (pbm: {address} for {userid})"
+def is_request(reply: Reply) -> bool:
+    """Whether `reply` is a confirmation request (to an address that has not confirmed)."""
+    return reply.kind == "notice" and reply.subject == REQUEST_SUBJECT
 
 
 def _request_mail(ctx: Context, user: User, address: str, token: str) -> Reply:
     asker = ctx.sender or "the operator"
+    # The command is never the first line: a program that mails the text back whole (an
+    # echo, a vacation notice quoting it) does not confirm (only a first line counts).
     body = (
         f"Someone writing from {asker} asked this game server to send the board mails of the "
         f"player '{user.userid}' to {address}.\n\n"
-        "If that was you and you want them here, reply to this mail (the Subject must stay "
-        "as it is; the text does not matter), or send a mail with the Subject\n\n"
+        "If that was you and you want them here, send a mail with the Subject:\n\n"
         f"  confirm {token}\n\n"
+        "or reply to this mail and write that line, confirm and the token, as the first line "
+        "of your text. Nothing else confirms: a reply that only keeps the Subject does not, "
+        "nor does an automatic answer (an out-of-office notice).\n\n"
         f"This works until {when(ctx.now + VALID_FOR)}.\n\n"
-        "If it was not you, ignore this mail: nothing more will be sent to this address "
-        "unless it is confirmed.\n"
+        "If it was not you, ignore this mail; that is safe: nothing more will be sent to "
+        "this address unless it is confirmed, and no other request comes here for a day.\n"
     )
-    return Reply((address,), request_subject(address, user.userid, token), body, "notice")
+    return Reply((address,), REQUEST_SUBJECT, body, "notice")
 
 
 def confirm(ctx: Context, token: str) -> Address:

@@ -83,7 +83,8 @@ def _where(user: User, notes: list[str]) -> str:
     if notes:
         text += "".join(f"{note}\n" for note in notes)
         text += ("An address other than the one you write from gets board mails only once "
-                 "it is confirmed: answer the request mailed there.\n")
+                 "it is confirmed: its owner sends back the line 'confirm TOKEN' that the "
+                 "request mailed there gives.\n")
     return text + "\n"
 
 

@@ -18,11 +18,14 @@ def confirm(ctx: Context, token: str) -> None:
 
 
 def do_confirm(ctx: Context, inv: Invocation) -> None:
-    # Words after the token are the rest of the request's Subject in a reply to it.
+    # Words after the token are let be: a person may write "confirm TOKEN thanks". Where the
+    # line may stand (a new mail's Subject, a text's first line) the mail layer decides.
     confirm(ctx, inv.args[0])
 
 
 account_command(Command("confirm", "token",
                         "Confirm an address named for an account, with the token mailed to "
-                        "it (or reply to that mail).", do_confirm, least=1,
+                        "it: as the Subject of a new mail, or as the first line of a reply "
+                        "to the request (a reply that only keeps its Subject confirms "
+                        "nothing).", do_confirm, least=1,
                         secret_args=(0,)))

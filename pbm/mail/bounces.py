@@ -109,9 +109,11 @@ def resume(session: Session, address: str) -> int:
 
 
 def _tell_owner(stopped: Address) -> list[Reply]:
-    """One notice to the owner's other addresses that still get mail, if there are any."""
+    """One notice to the owner's other addresses that still get mail, if there are any: not
+    to one still unconfirmed, a stranger's perhaps (confirmations.py)."""
     others = tuple(a.address for a in stopped.user.addresses
-                   if a.id != stopped.id and not a.stopped and a.address != stopped.address)
+                   if a.id != stopped.id and a.confirmed and not a.stopped
+                   and a.address != stopped.address)
     if not others:
         return []
     userid = stopped.user.userid

@@ -49,6 +49,13 @@ NO_COMMAND = (
     "Send 'help' as the Subject for an overview.\n"
 )
 
+CONFIRM_LEFT_OUT = (
+    "A 'confirm' line of your mail was not carried out: a confirmation counts only as the "
+    "Subject of a new mail (Subject: confirm TOKEN), or as the first line of the text of a "
+    "mail, so that no program answering our mail confirms an address on its own. Send it "
+    "again that way.\n"
+)
+
 FAILED = (
     "Your mail reached the game server, but handling it hit an error on our side.\n"
     "Nothing in it was applied. The mail has been kept and the operator will look\n"
@@ -280,6 +287,10 @@ def handle(session: Session, config: Config, record: InboundMessage,
                 run_lines(ctx, found.lines)
             else:  # nothing, or lines of prose: one answer, not an error for every line
                 ctx.answer("pbm: no command found", NO_COMMAND)
+            if found.confirms_left_out and any(is_command(line) for line in found.lines):
+                # Said only to a mail that ran commands of its own (a person's): a program
+                # echoing a request is not answered for the line it quoted.
+                ctx.answer("pbm: confirm left out", CONFIRM_LEFT_OUT)
             if found.left_out:
                 ctx.answer("pbm: commands left out",
                            f"Your mail held {found.left_out} command lines more than the "
@@ -316,7 +327,9 @@ def _answers_us_without_command(mail: parsing.InboundMail, found: parsing.Comman
     auto-responder that does not say it is one. Answering it is how ping-pong starts."""
     ours = f"@{config.server.hostname.lower()}>"
     replying = mail.in_reply_to is not None and mail.in_reply_to.lower().endswith(ours)
-    return replying and not any(is_command(line) for line in found.lines)
+    # A reply keeping a confirmation request's Subject is one even when it names no mail.
+    return (replying or found.answers_request) and \
+        not any(is_command(line) for line in found.lines)
 
 
 def _throttled_text(limits: LimitSettings, until) -> str:

@@ -3,11 +3,13 @@ nothing else until the token comes back."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 from sqlalchemy import select
 
 from pbm.accounts.addresses import addresses_of
+from pbm.accounts.confirmations import REQUEST_SUBJECT
 from pbm.config import LimitSettings
 from pbm.context import Reply
 from pbm.db.models import Address, utcnow
@@ -36,12 +38,15 @@ def rows_of(run: Runner, userid: str) -> list[tuple[str, bool, str | None]]:
     return [(a.address, a.confirmed, a.confirm_token) for a in user.addresses]
 
 
+COMMAND_LINE = re.compile(r"^  confirm (\S+)$", re.M)
+
+
 def token_in(request: Reply) -> str:
-    """The token of a confirmation request, read from its Subject as a mail client shows it."""
-    words = request.subject.split()
-    assert words[0] == "confirm", request.subject
-    assert f"confirm {words[1]}" in request.body
-    return words[1]
+    """The token of a confirmation request, read from the line its text says to send."""
+    assert request.subject == REQUEST_SUBJECT, request.subject
+    found = COMMAND_LINE.search(request.body)
+    assert found, request.body
+    return found.group(1)
 
 
 def sign_up_eve(run: Runner) -> tuple[Reply, Reply]:
@@ -57,9 +62,16 @@ def test_signup_naming_another_address_mails_it_one_request_and_nothing_else(pla
     request, welcome = sign_up_eve(run)
     token = token_in(request)
     assert request.to == (HOME,) and request.kind == "notice"
-    assert request.subject == f"confirm {token} (pbm: {HOME} for eve)"
-    assert WORK in request.body  # who asked
-    assert "reply to this mail" in request.body and "ignore this mail" in request.body
+    # The Subject is the same for every request: no word of the asker's (the userid) in it.
+    assert request.subject == "pbm: please confirm this address"
+    assert WORK in request.body and "'eve'" in request.body  # who asked, for whom
+    text = " ".join(request.body.split())
+    # It says exactly what to send, that nothing else confirms, and that ignoring it is safe.
+    assert f"send a mail with the Subject: confirm {token} or reply to this mail and write " \
+        "that line, confirm and the token, as the first line of your text." in text
+    assert "a reply that only keeps the Subject does not" in text
+    assert "If it was not you, ignore this mail; that is safe" in text
+    assert not request.body.startswith("  confirm")  # never the first line (echoes)
     # The welcome goes to whoever wrote, says where mails go (nowhere yet) and holds no token.
     assert welcome.subject == "Welcome to pbm, eve"
     assert "Board mails for eve go nowhere until an address is confirmed" in welcome.body
@@ -85,8 +97,7 @@ def test_the_token_confirms_and_then_board_mails_go_there(players):
     run = players
     request, _ = sign_up_eve(run)
     token = token_in(request)
-    # A reply to the request carries its Subject (the mail path strips the "Re:").
-    replies = run(HOME, request.subject)
+    replies = run(HOME, f"confirm {token}")
     answer = one(replies, HOME)
     assert answer.subject == "Address confirmed"
     assert f"{HOME} is confirmed for eve" in answer.body
@@ -130,10 +141,11 @@ def test_a_token_expires_after_seven_days(players):
     run = players
     request, _ = sign_up_eve(run)
     before = run.snapshot()
-    replies = run(HOME, request.subject, now=utcnow() + timedelta(days=7, minutes=1))
+    token = token_in(request)
+    replies = run(HOME, f"confirm {token}", now=utcnow() + timedelta(days=7, minutes=1))
     assert "unknown or too old" in error(replies).body
     assert run.snapshot() == before
-    assert one(run(HOME, request.subject, now=utcnow() + timedelta(days=6))).subject == \
+    assert one(run(HOME, f"confirm {token}", now=utcnow() + timedelta(days=6))).subject == \
         "Address confirmed"
 
 
@@ -210,7 +222,7 @@ def test_confirmation_requests_are_rate_limited_per_sender(tmp_path):
     try:
         for n in (1, 2):
             replies = run(STRANGER, f"signup u{n} Pa55word u{n}@example.org")
-            assert one(replies, f"u{n}@example.org").subject.startswith("confirm ")
+            assert one(replies, f"u{n}@example.org").subject == REQUEST_SUBJECT
         before = run.snapshot()
         replies = run(STRANGER, "signup u3 Pa55word u3@example.org")
         err = error(replies)
@@ -241,7 +253,7 @@ def test_an_unconfirmed_address_is_nobody_s_as_a_sender_nor_a_spectator(players)
 def test_the_owner_s_notices_go_to_confirmed_addresses_only(players):
     run = players
     replies = run(ALICE, f"change address alice {PW['alice']} {ALICE} alice@new.example")
-    assert one(replies, "alice@new.example").subject.startswith("confirm ")
+    assert one(replies, "alice@new.example").subject == REQUEST_SUBJECT
     notices: list[Reply] = []
     for attempt in range(run.limits.wrong_passwords_before_pause + 1):
         notices += [r for r in run(STRANGER, f"trou showas alice guess{attempt}")

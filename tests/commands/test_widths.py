@@ -185,7 +185,8 @@ def test_account_talk_and_vacation_mails_fit(players):
 
     home, work = "eve@home.example", "eve@work.example"
     long_address = "a-very-long-local-part-of-an-address@" + "sub." * 12 + "example.org"
-    send(work, f"signup eve Pa55word {work} {home} {long_address}")  # confirmation requests
+    send(work, f"signup eve Pa55word {work} {long_address}")  # a confirmation request
+    send(work, f"signup eve2 Pa55word {home} {long_address}")  # refused: two in one mail
     send(STRANGER, "signup x y")
     send(STRANGER, "signup alice Pa55word")
     send(STRANGER, f"signup {'e' * 60} Pa55word")

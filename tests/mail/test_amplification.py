@@ -199,3 +199,56 @@ def test_a_subject_that_is_no_command_is_answered_as_such(tmp_path):
     assert "The Subject of your mail was not understood: mesage ... (2 more words" in body
     assert "'mesage' is not a command, and no line of the body is one either." in body
     assert "Secret1" not in body and "'Hi" not in body
+
+
+# ----- mail to strangers: confirmation requests ---------------------------------------------
+THIRD = "third.example"
+
+
+def cannon(count: int = 50) -> str:
+    """A `multiple` body of signups, each naming an address nobody there asked about."""
+    return "\n".join(f"signup vic{n} pw{n:05d} victim{n}@{THIRD}" for n in range(count))
+
+
+def strangers(rows: list[OutboxMail]) -> list[OutboxMail]:
+    return [row for row in rows if row.recipient.endswith("@" + THIRD)]
+
+
+def test_one_mail_causes_at_most_one_mail_to_a_stranger(tmp_path):
+    store = Store(tmp_path)
+    rows = store.mail("attacker@forged.example", "multiple", cannon())
+    (request,) = strangers(rows)  # was 10 (the per-sender limit of a day)
+    assert request.recipient == f"victim0@{THIRD}"
+    assert request.subject == "pbm: please confirm this address"
+    (answer,) = [row for row in rows if row.recipient == "attacker@forged.example"]
+    assert "One mail may cause only one confirmation request" in " ".join(body_of(answer).split())
+    with store.factory() as session:
+        from pbm.db.models import User
+
+        assert [u.userid for u in session.scalars(select(User))] == ["vic0"]
+
+
+def test_the_server_caps_confirmation_requests_an_hour_whoever_asks(tmp_path):
+    store = Store(tmp_path, confirmations_per_hour=2)
+    sent = []
+    for k in range(4):  # a forged sender each: the per-sender limit never bites
+        rows = store.mail(f"attacker{k}@forged.example", f"signup vic{k} pw{k:05d} "
+                          f"victim{k}@{THIRD}")
+        sent += strangers(rows)
+        if k >= 2:
+            (answer,) = rows
+            assert "The server has mailed 2 confirmation requests in the last hour" in \
+                " ".join(body_of(answer).split())
+    assert [row.recipient for row in sent] == [f"victim0@{THIRD}", f"victim1@{THIRD}"]
+
+
+def test_a_confirm_line_below_the_first_is_not_run_and_a_person_is_told(store):
+    (answer,) = store.mail(ALICE, "multiple", "help\nconfirm SOMETOKENSOMETOKEN12\n")
+    text = " ".join(body_of(answer).split())
+    assert "A 'confirm' line of your mail was not carried out" in text
+    assert "=== Help: general ===" in body_of(answer)
+    # A reply keeping a request's Subject, with no command of its own: never answered.
+    assert store.mail(ALICE, "Re: confirm SOMETOKENSOMETOKEN12", "I am away.\n") == []
+    assert store.last_status() == "ignored"
+    assert store.mail(ALICE, "Re: pbm: please confirm this address", "I am away.\n") == []
+    assert store.last_status() == "ignored"

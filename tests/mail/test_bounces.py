@@ -106,6 +106,23 @@ def test_three_bounces_on_three_days_stop_the_address_and_tell_the_others(store)
     assert sent == [] and "stopped already" in (record.error or "")
 
 
+def test_the_notice_of_a_stopped_address_goes_to_no_unconfirmed_one(store):
+    """An address named for an account but never confirmed may be anyone's: the notice, with
+    the account's addresses in its Subject and text, is no mail for it."""
+    config, factory = store
+    pending = "carol@pending.test"
+    with factory() as session, session.begin():
+        session.add(User(userid="carol", password_hash="x",
+                         addresses=[Address(position=0, address="carol@players.test"),
+                                    Address(position=1, address=pending, confirmed=False)]))
+    for day in range(3):
+        record, sent = bounce(store, postfix("carol@players.test",
+                                             a_mail_to(store, "carol@players.test")),
+                              START + timedelta(days=day))
+    assert record.error == "bounce: carol@players.test: bounce 3 of 3: mail to it stopped"
+    assert sent == []
+
+
 def test_a_bounce_a_month_after_the_last_starts_the_count_again(store):
     message_id = a_mail_to(store, BOB)
     bounce(store, postfix(BOB, message_id), START)
