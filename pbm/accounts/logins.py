@@ -69,8 +69,8 @@ def check(ctx: Context, user: User, password: str) -> None:
     """Raise CommandError unless `password` is `user`'s and checks are not paused."""
     limits = ctx.limits
     paused = user.password_paused_until
-    through_pause = paused is not None and paused > ctx.now
-    if through_pause and not owners_own(ctx, user):
+    paused_now = paused is not None and paused > ctx.now
+    if paused_now and not owners_own(ctx, user):
         assert paused is not None
         own = (" Mail from the account's own address gets through meanwhile when its mail "
                "provider authenticates it (DKIM or SPF)." if ctx.authentication_checked else "")
@@ -97,7 +97,7 @@ def check(ctx: Context, user: User, password: str) -> None:
     ctx.password_accepted = True
     # The owner let through a pause leaves it as it is: the guesser stays paused, rather
     # than getting a fresh run of free guesses after each of the owner's moves.
-    if (user.wrong_passwords or user.password_paused_until is not None) and not through_pause:
+    if (user.wrong_passwords or user.password_paused_until is not None) and not paused_now:
         user.wrong_passwords, user.password_paused_until = 0, None
     if outdated(user.password_hash):
         user.password_hash = hash_password(password)
