@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import tomllib
 from collections.abc import Callable, Mapping
@@ -25,6 +26,9 @@ class ServerSettings:
     name: str = "pbm"  # display name in From:
     # Userids that may use `broadcast` (mail every user); TOML: operators = ["alice"].
     operators: tuple[str, ...] = ()
+    # The authserv-id with which the operator's MTA writes its Authentication-Results
+    # header (DKIM/SPF verdicts); "" = no such MTA, and no such header is believed.
+    authserv_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -33,6 +37,9 @@ class SmtpdSettings:
     port: int = 2525
     protocol: str = "smtp"  # "smtp" or "lmtp"
     max_message_bytes: int = 1_048_576
+    # Peers that hand on other people's mail (an MTA in front of pbm): their address says
+    # nothing of who sent a mail, so wrong passwords are not counted against it.
+    relay_networks: tuple[str, ...] = ("127.0.0.0/8", "::1/128")
 
 
 @dataclass(frozen=True)
@@ -73,6 +80,9 @@ class LimitSettings:
     challenges_per_sender_per_day: int = 30
     challenges_per_player_per_day: int = 20
     wrong_passwords_per_sender_per_hour: int = 20
+    # ... and from one network address (the SMTP peer, or `pbm process --client-address`),
+    # whatever From: the mails claim.
+    wrong_passwords_per_source_per_hour: int = 30
     # Mails one user may send with `message` and `chat` in a day (one per recipient).
     messages_per_user_per_day: int = 50
     # Confirmation requests one sender may cause in a day (each to an address it named).
@@ -306,6 +316,13 @@ def _check(config: Config, origin: Callable[[str], str]) -> None:
     if config.logging.level.lower() not in LOG_LEVELS:
         raise ConfigError(f"{origin('logging.level')}: logging.level must be one of "
                           f"{', '.join(LOG_LEVELS)}, not {config.logging.level!r}")
+    for network in config.smtpd.relay_networks:
+        try:
+            ipaddress.ip_network(network, strict=False)
+        except ValueError:
+            raise ConfigError(f"{origin('smtpd.relay_networks')}: smtpd.relay_networks must "
+                              "hold network addresses like \"127.0.0.0/8\" or \"::1\", not "
+                              f"{network!r}") from None
     if config.delivery.relay:
         parse_relay(config.delivery.relay, origin("delivery.relay"))
     if "://" not in config.database.url:

@@ -65,6 +65,10 @@ class Context:
     # is rolled back, so the failure itself is never rolled back with it.
     unrecorded_failures: list[int] = field(default_factory=list)
     challenges: int = 0  # boards started by this mail
+    # The operator's MTA vouched for `sender` (mail/authenticity.py): the From: is not forged.
+    authenticated: bool = False
+    authentication_checked: bool = False  # that MTA is named (server.authserv_id)
+    source: str = ""  # the network address the mail came from ("" when not known)
 
     def answer(self, subject: str, body: str, html: str | None = None) -> None:
         """A reply to whoever sent the command (`html`: the same as an HTML document)."""

@@ -415,3 +415,15 @@ def test_a_zero_timeout_is_refused(tmp_path: Path):
     file = write(tmp_path / "pbm.toml", "[delivery]\ntimeout_seconds = 0\n")
     with pytest.raises(ConfigError, match=r"delivery.timeout_seconds must be at least 1"):
         load(file, env={})
+
+
+def test_relay_networks_must_be_network_addresses(tmp_path: Path):
+    file = write(tmp_path / "pbm.toml", '[smtpd]\nrelay_networks = ["10.0.0.0/8", "mx"]\n')
+    with pytest.raises(ConfigError, match=r"smtpd.relay_networks must hold network addresses"
+                                          r".* not 'mx'"):
+        load(file, env={})
+    file = write(tmp_path / "pbm.toml", '[smtpd]\nrelay_networks = ["10.0.0.0/8", "::1"]\n'
+                                        '[server]\nauthserv_id = "mx.example.org"\n')
+    config = load(file, env={})
+    assert config.smtpd.relay_networks == ("10.0.0.0/8", "::1")
+    assert config.server.authserv_id == "mx.example.org"

@@ -74,8 +74,12 @@ class _MailCommand(click.Command):
               help="Envelope sender: Postfix's pipe passes it as ${sender} (with null_sender= "
                    "an empty one for a bounce, which pbm reads as <>); default: $SENDER, as "
                    "Postfix's local delivery to a command sets it.")
+@click.option("--client-address", default=lambda: os.environ.get("CLIENT_ADDRESS", ""),
+              help="IP address of the SMTP client the mail came from, to count wrong "
+                   "passwords by: Postfix's pipe passes it as ${client_address}; default: "
+                   "$CLIENT_ADDRESS, as Postfix's local delivery to a command sets it.")
 @pass_app
-def process(app: App, sender: str | None) -> None:
+def process(app: App, sender: str | None, client_address: str) -> None:
     """Handle one mail read from standard input (for an MTA's pipe).
 
     Exits 0 once the mail is stored, 65 when the mail is larger than
@@ -85,7 +89,7 @@ def process(app: App, sender: str | None) -> None:
     """
     app.config_failure_status = EX_TEMPFAIL
     try:
-        _process(app, sender)
+        _process(app, sender, client_address)
     except Exception as err:  # a bug: never the mail's fault, so the MTA must keep it
         import traceback
 
@@ -95,7 +99,7 @@ def process(app: App, sender: str | None) -> None:
         sys.exit(EX_TEMPFAIL)
 
 
-def _process(app: App, sender: str | None) -> None:
+def _process(app: App, sender: str | None, client_address: str = "") -> None:
     config = app.config
     limit = config.smtpd.max_message_bytes
     raw = sys.stdin.buffer.read(limit + 1)
@@ -104,13 +108,15 @@ def _process(app: App, sender: str | None) -> None:
         sys.exit(EX_DATAERR)
     # Postfix passes "" (${sender} with null_sender=, or $SENDER) for the null sender.
     envelope_from = "<>" if sender == "" else (sender or "")
+    from pbm.mail.authenticity import source
     from pbm.mail.receive import Prepared, check_ahead, prepare, receive
     from pbm.mail.screen import Refusal, time_limit
 
     prepared: Prepared | None = None
     try:
         with time_limit(config.limits.parse_seconds):
-            prepared = prepare(raw, envelope_from, config.limits)
+            prepared = prepare(raw, envelope_from, config.limits, config.server.authserv_id,
+                               source(client_address, config.smtpd.relay_networks))
     except Refusal as refusal:  # never acceptable: the MTA bounces it with this text
         click.echo(f"pbm process: message refused: {refusal}", err=True)
         sys.exit(EX_DATAERR)

@@ -16,6 +16,7 @@ from pbm.accounts.confirmations import REQUEST_SUBJECT
 from pbm.commands.grammar import is_command, parse
 from pbm.config import LimitSettings
 from pbm.context import CommandError
+from pbm.mail import authenticity
 from pbm.mail.screen import check_shape, screen
 
 PREFIX = re.compile(r"^\s*((re|fwd?|aw|wg|sv|antw|tr)\s*(\[\d+\])?\s*:|\[[^\]]*\])\s*", re.I)
@@ -40,6 +41,8 @@ class InboundMail:
     references: str  # well-formed ids only, the last few, space-separated
     in_reply_to: str | None = None
     message_key: str = ""  # what makes the mail processed once (see key_of)
+    # The operator's MTA vouched for `sender` (DKIM or SPF passed: mail/authenticity.py).
+    authenticated: bool = False
 
 
 # What we copy from a mail into the headers of our replies must be a plain msg-id.
@@ -84,9 +87,10 @@ def key_of(message_id: str | None, raw: bytes) -> str:
     return "sha256-id:" + hashlib.sha256(value.encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def read(raw: bytes, envelope_from: str = "", limits: LimitSettings = LimitSettings()
-         ) -> InboundMail:
+def read(raw: bytes, envelope_from: str = "", limits: LimitSettings = LimitSettings(),
+         authserv_id: str = "") -> InboundMail:
     """Parse a mail; raises Refusal when it is outside the bounds of `limits`.
+    `authserv_id`: whose Authentication-Results header to believe (none when "").
 
     The compat32 parser is used and the few headers we need are decoded here: the modern
     header classes parse every address header in full, which hostile mail makes slow."""
@@ -104,6 +108,7 @@ def read(raw: bytes, envelope_from: str = "", limits: LimitSettings = LimitSetti
         references=" ".join(_msg_ids(_raw_value(message, "References"))[-MAX_REFERENCES:]),
         in_reply_to=_msg_id(_raw_value(message, "In-Reply-To")),
         message_key=key_of(raw_id, raw),
+        authenticated=authenticity.vouched(message, sender, authserv_id),
     )
 
 

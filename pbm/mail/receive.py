@@ -70,12 +70,15 @@ class Prepared:
     mail: parsing.InboundMail
     found: parsing.Commands
     refuted: frozenset[bytes] = frozenset()  # wrong passwords, already checked
+    source: str = ""  # the network address it came from, if known (authenticity.source)
 
 
-def prepare(raw: bytes, envelope_from: str, limits: LimitSettings) -> Prepared:
-    """Read a mail within `limits`; raises Refusal for one outside them."""
-    mail = parsing.read(raw, envelope_from, limits)
-    return Prepared(mail, parsing.commands(mail, limits.commands_per_mail))
+def prepare(raw: bytes, envelope_from: str, limits: LimitSettings, authserv_id: str = "",
+            source: str = "") -> Prepared:
+    """Read a mail within `limits`; raises Refusal for one outside them. `authserv_id`
+    names the MTA whose verdict on the sender is believed; `source` is where it came from."""
+    mail = parsing.read(raw, envelope_from, limits, authserv_id)
+    return Prepared(mail, parsing.commands(mail, limits.commands_per_mail), source=source)
 
 
 def check_ahead(prepared: Prepared, reader: Session, limits: LimitSettings) -> Prepared:
@@ -95,7 +98,8 @@ def check_ahead(prepared: Prepared, reader: Session, limits: LimitSettings) -> P
     if not prepared.found.lines:
         return prepared
     return replace(prepared, refuted=verify_ahead(reader, prepared.found.lines, limits,
-                                                  mail.sender, now))
+                                                  mail.sender, now, mail.authenticated,
+                                                  prepared.source))
 
 
 def _sender_key(sender: str) -> str:
@@ -113,7 +117,7 @@ def receive(factory: sessionmaker[Session], config: Config, raw: bytes,
     """
     if prepared is None:
         try:
-            prepared = prepare(raw, envelope_from, config.limits)
+            prepared = prepare(raw, envelope_from, config.limits, config.server.authserv_id)
         except Refusal:
             raise
         except Exception:  # a bug in reading it: stored all the same, failed, for the operator
@@ -242,7 +246,8 @@ def handle(session: Session, config: Config, record: InboundMessage,
         record.processed_at = clock.now()
     if prepared is None:
         try:
-            prepared = prepare(record.raw, record.envelope_from, config.limits)
+            prepared = prepare(record.raw, record.envelope_from, config.limits,
+                               config.server.authserv_id)
         except Refusal as refusal:
             record.status, record.error = InboundStatus.REJECTED, str(refusal)
             return []
@@ -278,7 +283,9 @@ def handle(session: Session, config: Config, record: InboundMessage,
         with session.begin_nested():
             ctx = Context(session, mail.sender, limits=config.limits, time=config.time,
                           operators=config.server.operators, refuted=prepared.refuted,
-                          now=record.processed_at)
+                          now=record.processed_at, authenticated=mail.authenticated,
+                          source=prepared.source,
+                          authentication_checked=bool(config.server.authserv_id))
             ctx.comment = found.comment
             if found.subject_only and not is_command(found.lines[0]):
                 ctx.failures += 1

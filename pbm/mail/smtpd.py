@@ -17,6 +17,7 @@ from aiosmtpd.smtp import Session as SmtpSession
 
 from pbm.clock import SYSTEM, Clock
 from pbm.config import Config
+from pbm.mail import authenticity
 from pbm.mail.delivery import Courier
 from pbm.mail.housekeeping import tick
 from pbm.mail.receive import Prepared, Received, check_ahead, prepare, receive_batch
@@ -107,17 +108,21 @@ class Reader:
     def __init__(self, read_factory, config: Config):
         self.read_factory = read_factory
         self.limits = config.limits
+        self.authserv_id = config.server.authserv_id
+        self.relay_networks = config.smtpd.relay_networks
         self.pool = ThreadPoolExecutor(self.THREADS, thread_name_prefix="pbm-read")
 
-    async def read(self, raw: bytes, envelope_from: str) -> Prepared | None:
+    async def read(self, raw: bytes, envelope_from: str, peer: str = "") -> Prepared | None:
         """The prepared mail; None when reading it hit a bug (the writer then stores it as
         failed, for the operator). Raises Refusal for mail outside the limits (5xx) or from a
-        sender over the rate (451)."""
+        sender over the rate (451). `peer`: the address of the SMTP client."""
         loop = asyncio.get_running_loop()
         seconds = self.limits.parse_seconds
+        source = authenticity.source(peer, self.relay_networks)
         try:
             prepared = await asyncio.wait_for(
-                loop.run_in_executor(self.pool, prepare, raw, envelope_from, self.limits),
+                loop.run_in_executor(self.pool, prepare, raw, envelope_from, self.limits,
+                                     self.authserv_id, source),
                 seconds)
         except TimeoutError:
             # The thread finishes on its own (the limits bound how long); nobody waits.
@@ -160,7 +165,7 @@ class InboundHandler:
         raw = envelope.original_content or b""
         envelope_from = envelope.mail_from or "<>"
         try:
-            prepared = await self.reader.read(raw, envelope_from)
+            prepared = await self.reader.read(raw, envelope_from, _peer_host(session))
         except Refusal as refusal:
             log.info("refused a mail from %s: %s", envelope_from, refusal)
             return await self._answer(server, envelope, refusal.smtp_reply())
@@ -182,6 +187,12 @@ class InboundHandler:
             for _ in envelope.rcpt_tos[1:]:
                 await server.push(status)
         return status
+
+
+def _peer_host(session: SmtpSession) -> str:
+    """The SMTP client's IP address ("" when not on IP, e.g. a Unix socket)."""
+    peer = session.peer
+    return str(peer[0]) if isinstance(peer, tuple) and peer else ""
 
 
 class Server:

@@ -257,3 +257,148 @@ def test_a_password_typed_one_place_late_is_never_quoted(players):
         replies = players(ALICE, line)
         error(replies)
         assert_never_echoed(replies, PW["alice"])
+
+
+# ----- the guesser throttled, not the owner (issue 21) --------------------------------------
+def as_mail(run: Runner, sender: str, lines: list[str], **seen: object) -> list[Reply]:
+    """Lines handled as one mail whose sender the MTA vouched for, or whose source is known
+    (`seen`: Context's authenticated, authentication_checked, source)."""
+    with run.session() as session:
+        ctx = Context(session, sender, limits=run.limits, **seen)  # type: ignore[arg-type]
+        run_lines(ctx, lines)
+        return list(ctx.replies)
+
+
+VOUCHED = {"authenticated": True, "authentication_checked": True}
+
+
+def pause_alice(run: Runner) -> list[Reply]:
+    """Wrong passwords from a guesser until alice's checks pause; the replies."""
+    replies: list[Reply] = []
+    for attempt in range(LIMITS.wrong_passwords_before_pause + 1):
+        replies += showas(run, f"guess{attempt}")
+    assert alice(run).password_paused_until is not None
+    return replies
+
+
+def test_the_owners_vouched_mail_gets_through_a_pause_and_leaves_it_for_others(players):
+    run = players
+    pause_alice(run)
+    paused = alice(run).password_paused_until
+    replies = as_mail(run, ALICE, [f"trou showas alice {PW['alice']}"], **VOUCHED)
+    assert not any("error" in r.subject.lower() for r in replies), replies[0].body
+    # The guesser gains nothing: the count and the pause stay as they were.
+    assert (alice(run).wrong_passwords, alice(run).password_paused_until) == (6, paused)
+    err = error(showas(run, PW["alice"]))  # even the right password from anyone else
+    assert "paused until" in err.body
+    assert "gets through meanwhile when its mail provider authenticates it" not in err.body
+
+
+def test_vouched_mail_from_another_address_is_paused_all_the_same(players):
+    run = players
+    pause_alice(run)
+    err = error(as_mail(run, BOB, [f"trou showas alice {PW['alice']}"], **VOUCHED))
+    assert "Password checks for alice are paused" in err.body
+    assert "gets through meanwhile when its mail provider authenticates it (DKIM" in err.body
+
+
+def test_unvouched_mail_from_the_owners_address_is_paused(players):
+    """Anyone can write alice's address in From:; only the MTA's verdict tells."""
+    run = players
+    pause_alice(run)
+    err = error(as_mail(run, ALICE, [f"trou showas alice {PW['alice']}"],
+                        authentication_checked=True))
+    assert "Password checks for alice are paused" in err.body
+
+
+def test_the_owners_vouched_mail_is_checked_ahead_during_a_pause(players, hashes):
+    run = players
+    pause_alice(run)
+    hashes.clear()
+    lines = ["trou showas alice nope"]
+    with run.session() as session:
+        assert verify_ahead(session, lines, LIMITS, GUESSER, utcnow(), True) == set()
+        assert verify_ahead(session, lines, LIMITS, ALICE, utcnow(), False) == set()
+        assert hashes == []  # neither the guesser nor an unvouched From: alice
+        refuted = verify_ahead(session, lines, LIMITS, ALICE, utcnow(), True)
+    assert len(refuted) == 1 and hashes == ["nope"]
+    replies = as_mail(run, ALICE, lines, refuted=refuted, **VOUCHED)
+    assert "Wrong password for 'alice'" in error(replies).body
+    assert hashes == ["nope"]  # the writer hashed nothing
+
+
+def test_a_forged_sender_does_not_use_up_the_real_senders_allowance(players):
+    run = players
+    run.limits = LimitSettings(wrong_passwords_per_sender_per_hour=3,
+                               wrong_passwords_before_pause=100)
+    for attempt in range(3):  # wrong passwords in mails with alice's address forged
+        showas(run, f"guess{attempt}", sender=ALICE)
+    assert "Too many wrong passwords came from alice@" in error(
+        showas(run, PW["alice"], sender=ALICE)).body
+    replies = as_mail(run, ALICE, [f"trou showas alice {PW['alice']}"], **VOUCHED)
+    assert not any("error" in r.subject.lower() for r in replies)
+
+
+def test_wrong_passwords_are_counted_per_source_whatever_the_sender(players, hashes):
+    run = players
+    run.limits = LimitSettings(wrong_passwords_per_source_per_hour=4,
+                               wrong_passwords_before_pause=100)
+    source = {"source": "203.0.113.7"}
+    for attempt in range(4):  # a new From: for every guess
+        as_mail(run, f"g{attempt}@evil.test", [f"trou showas bob x{attempt}"], **source)
+    hashes.clear()
+    err = error(as_mail(run, "g9@evil.test", ["trou showas carol x9"], **source))
+    assert "Too many wrong passwords came from the network address 203.0.113.7" in err.body
+    assert hashes == []  # refused unread
+    with run.session() as session:
+        assert verify_ahead(session, ["trou showas carol x9"], run.limits, "g9@evil.test",
+                            utcnow(), source="203.0.113.7") == set()
+    assert hashes == []
+    # Elsewhere, and mail the MTA vouched for (a big provider's users share its addresses),
+    # are not affected.
+    assert "Wrong password" in error(as_mail(run, "g9@evil.test", ["trou showas carol x9"],
+                                             source="198.51.100.1")).body
+    replies = as_mail(run, ALICE, [f"trou showas alice {PW['alice']}"], **source, **VOUCHED)
+    assert not any("error" in r.subject.lower() for r in replies)
+
+
+def test_the_owner_is_told_at_most_once_a_day(players):
+    run = players
+    notices = [r for r in pause_alice(run) if r.kind == "notice"]
+    with run.session() as session:  # the pause passes and alice's right password resets it
+        session.get(User, alice(run).id).password_paused_until = utcnow() - timedelta(1)
+    showas(run, PW["alice"], sender=ALICE)
+    assert alice(run).wrong_passwords == 0
+    notices += [r for r in pause_alice(run) if r.kind == "notice"]
+    assert len(notices) == 1
+    assert "This is the only such notice today" in notices[0].body
+    # A day later the next pause is told again.
+    with run.session() as session:
+        session.get(User, alice(run).id).password_paused_until = utcnow() - timedelta(1)
+        session.get(RateCounter, "wrong-passwords-told:alice").window_start -= timedelta(1)
+    assert [r.kind for r in showas(run, "again")].count("notice") == 1
+
+
+def test_a_mail_pausing_two_accounts_mails_one_owner(players):
+    """One inbound mail makes at most one mail to an address other than its sender's."""
+    run = players
+    with run.session() as session:
+        for userid in ("alice", "bob"):
+            session.scalar(select(User).where(User.userid == userid)).wrong_passwords = 5
+    replies = in_one_mail(run, GUESSER, ["trou showas alice x1", "trou showas bob x2"])
+    assert [r.to for r in replies if r.kind == "notice"] == [(ALICE,)]
+    assert alice(run).password_paused_until is not None
+    assert run.user("bob").password_paused_until is not None
+    # bob hears of it with the next wrong password once his pause has passed.
+    with run.session() as session:
+        session.scalar(select(User).where(User.userid == "bob")).password_paused_until = None
+    assert [r.to for r in run(GUESSER, "trou showas bob x3") if r.kind == "notice"] == [(BOB,)]
+
+
+def test_the_owners_own_mistakes_are_not_told_to_the_owner(players):
+    run = players
+    replies: list[Reply] = []
+    for attempt in range(LIMITS.wrong_passwords_before_pause + 1):
+        replies += showas(run, f"typo{attempt}", sender=ALICE)
+    assert alice(run).password_paused_until is not None
+    assert not [r for r in replies if r.kind == "notice"]  # each answer went to alice

@@ -38,7 +38,7 @@ PIPE_TRANSPORT = "{domain}   pbm:"
 RECIPIENT = "pbm@{domain}   OK"
 PIPE_SERVICE = ("pbm  unix  -  n  n  -  -  pipe\n"
                 "  flags=Rq user={user} null_sender= argv={pbm} --config {config} "
-                "process --sender ${{sender}}")
+                "process --sender ${{sender}} --client-address ${{client_address}}")
 RELAY = 'relay = "smtp://127.0.0.1:{port}"'
 
 
