@@ -6,10 +6,10 @@ import hashlib
 import re
 from dataclasses import dataclass
 from email import policy
+from email._header_value_parser import get_address_list
 from email.header import decode_header, make_header
 from email.message import Message
 from email.parser import BytesHeaderParser, BytesParser
-from email.utils import getaddresses
 from html.parser import HTMLParser
 
 from pbm.commands.grammar import is_command
@@ -46,6 +46,13 @@ MAX_MSG_ID = 250
 MAX_REFERENCES = 10
 # An address we will write to: no spaces, controls or header syntax, one @.
 ADDRESS = re.compile(r"[^\s<>()\[\],;:\"@\\]{1,64}@[^\s<>()\[\],;:\"@\\]{1,255}")
+# The address a reply goes to: a plain local@domain (dot-atom, host name; any script), the
+# address part of Reply-To or From as RFC 5322 parses it. A display name never counts: one
+# encoded word holding "Bcc: x@evil" once did.
+_ATOM = r"[\w!#$%&'*+/=?^`{|}~-]+"
+_LABEL = r"[^\W_]+(?:-+[^\W_]+)*"
+PLAIN_ADDRESS = re.compile(rf"{_ATOM}(?:\.{_ATOM})*@{_LABEL}(?:\.{_LABEL})*")
+MAX_ADDRESS_FIELD = 2048  # a Reply-To or From longer than this is not read for an address
 KEY_TEXT = re.compile(r"[\x20-\x7e\r\n\t]{1,500}")
 MAX_BODY_BYTES = 256 * 1024  # of the part read for commands; the rest is never looked at
 MAX_BODY_CHARS = 100_000
@@ -126,20 +133,44 @@ def _msg_id(value: str | None) -> str | None:
 
 
 def _sender(message: Message, envelope_from: str) -> str:
+    """The address to answer: of the first of Reply-To and From that names one, "" when
+    that one is not plain (no reply); the envelope sender when neither names any."""
     for header in ("Reply-To", "From"):
-        value = _raw_value(message, header)
-        if value:
-            try:
-                pairs = getaddresses([value])
-            except Exception:  # RecursionError on nested comments, among others
-                pairs = []
-            for _name, address in pairs:
-                if ADDRESS.fullmatch(address):
-                    return address.lower()
+        found = _address(_raw_value(message, header))
+        if found is not None:
+            return found
     candidate = envelope_from.strip().strip("<>")
-    if ADDRESS.fullmatch(candidate):
+    if _plain(candidate):
         return candidate.lower()
     return ""
+
+
+def _address(value: str | None) -> str | None:
+    """The first address of an address header, lower-cased; "" when it is not plain or the
+    header cannot be read; None when the header names no address at all (no "@")."""
+    if value is None or not value.strip():
+        return None
+    if _plain(value.strip()):  # the common case, quickly
+        return value.strip().lower()
+    if "@" not in value:
+        return None  # a name alone ("From: Alice"), or no one ("undisclosed-recipients:;")
+    if len(value) > MAX_ADDRESS_FIELD:
+        return ""
+    try:
+        mailboxes = get_address_list(value)[0].all_mailboxes
+    except Exception:  # RecursionError on nested comments, among others
+        return ""
+    if not mailboxes or mailboxes[0].domain is None:
+        return ""
+    first = mailboxes[0]
+    address = f"{first.local_part}@{first.domain}"
+    return address.lower() if first.token_type == "mailbox" and _plain(address) else ""
+
+
+def _plain(address: str) -> bool:
+    local = address.rpartition("@")[0]
+    return len(local) <= 64 and len(address) <= 254 and PLAIN_ADDRESS.fullmatch(address) \
+        is not None
 
 
 def _is_automatic(message: Message, envelope_from: str, sender: str) -> bool:

@@ -1,0 +1,76 @@
+"""Round two of the strangers' attacks on the mail intake (issue 21), by real mail to a real
+`pbm serve`: a forged bounce, mail that holds the single writer or fills the disk, and a
+display name that became a recipient."""
+
+from __future__ import annotations
+
+import smtplib
+import subprocess
+import sys
+
+import pytest
+
+from tests.mail.bounce_formats import postfix
+from tests.server.harness import SERVER_ADDRESS, PbmServer, Received
+
+pytestmark = [pytest.mark.server, pytest.mark.slow]
+
+ALICE, BOB = "alice@players.test", "bob@players.test"
+STRANGER = "mallory@strangers.test"
+
+
+def pbm(server: PbmServer, *args: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "pbm", "--config", str(server.config_file),
+                           *args], capture_output=True, text=True, cwd=server.folder,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def smtp_send(server: PbmServer, sender: str, raw: bytes) -> int:
+    """Send over SMTP; the server's answer code to DATA."""
+    with smtplib.SMTP("127.0.0.1", server.port, timeout=120) as smtp:
+        smtp.ehlo()
+        smtp.mail(sender)
+        smtp.rcpt(SERVER_ADDRESS)
+        return smtp.data(raw)[0]
+
+
+def bounce_of(server: PbmServer, recipient: str, message_id: str) -> None:
+    assert smtp_send(server, "", postfix(recipient, message_id)) == 250
+
+
+# ----- a display name becomes a recipient ---------------------------------------------------
+def replies_with_raw(server: PbmServer, count: int) -> list[tuple[Received, bytes]]:
+    replies = server.collect(count)
+    return [(reply, reply.message.as_bytes()) for reply in replies]
+
+
+def test_a_display_name_never_becomes_a_recipient(server: PbmServer):
+    """`From: =?utf-8?q?Eve=0D=0ABcc:_x@evil.example?= <eve@example.org>` was read as two
+    addresses and the reply went to `_x@evil.example?=`. Only the address part counts."""
+    raw = (b"From: =?utf-8?q?Eve=0D=0ABcc:_x@evil.example?= <eve@example.org>\r\n"
+           b"To: " + SERVER_ADDRESS.encode() + b"\r\n"
+           b"Subject: help\r\nMessage-ID: <eve.1@example.org>\r\n\r\nhelp\r\n")
+    assert smtp_send(server, "eve@example.org", raw) == 250
+    server.send("sane@players.test", "help")
+    sent = replies_with_raw(server, 2)
+    assert sorted(reply.to for reply, _ in sent) == ["eve@example.org", "sane@players.test"]
+    assert all(b"evil.example" not in whole for _, whole in sent)
+    assert all(reply.subject == "Help: general" for reply, _ in sent)
+    outbox = pbm(server, "outbox", "list", "--all")
+    assert "evil.example" not in outbox, outbox
+
+
+@pytest.mark.parametrize("header", [
+    b"From: Eve <eve@evil.example?=>",
+    b"From: <\"eve x\"@example.org>",
+    b"Reply-To: <eve@[192.0.2.1]>\r\nFrom: eve@example.org",
+])
+def test_an_address_that_is_not_plain_gets_no_reply(server: PbmServer, header: bytes):
+    raw = (header + b"\r\nTo: " + SERVER_ADDRESS.encode() + b"\r\n"
+           b"Subject: help\r\nMessage-ID: <eve.2@example.org>\r\n\r\nhelp\r\n")
+    assert smtp_send(server, "eve@example.org", raw) == 250
+    server.send("sane@players.test", "help")
+    (reply,) = server.collect(1)
+    assert reply.to == "sane@players.test"
