@@ -12,6 +12,7 @@ import logging
 import traceback
 from dataclasses import dataclass, replace
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
@@ -28,9 +29,12 @@ from pbm.context import Context, Reply, shorten
 from pbm.db import rates
 from pbm.db.models import InboundMessage, InboundStatus, OutboxMail, OutboxStatus, utcnow
 from pbm.mail import inbound as parsing
-from pbm.mail.compose import compose
+from pbm.mail.compose import compose_with_id
 from pbm.mail.replies import consolidate
 from pbm.mail.screen import Refusal
+
+if TYPE_CHECKING:
+    from pbm.mail.bounces import Report
 
 log = logging.getLogger(__name__)
 
@@ -63,12 +67,19 @@ class Prepared:
     mail: parsing.InboundMail
     found: parsing.Commands
     refuted: frozenset[bytes] = frozenset()  # wrong passwords, already checked
+    bounce: Report | None = None  # the delivery failure an automatic mail reports
 
 
 def prepare(raw: bytes, envelope_from: str, limits: LimitSettings) -> Prepared:
     """Read a mail within `limits`; raises Refusal for one outside them."""
     mail = parsing.read(raw, envelope_from, limits)
-    return Prepared(mail, parsing.commands(mail, limits.commands_per_mail))
+    found = parsing.commands(mail, limits.commands_per_mail)
+    if not mail.auto:
+        return Prepared(mail, found)
+    # Only automatic mail can be a bounce (and only then is its reader loaded).
+    from pbm.mail import bounces
+
+    return Prepared(mail, found, bounce=bounces.read(raw))
 
 
 def check_ahead(prepared: Prepared, reader: Session, limits: LimitSettings) -> Prepared:
@@ -244,10 +255,10 @@ def handle(session: Session, config: Config, record: InboundMessage,
             log.exception("cannot parse inbound mail %s", record.id)
             return []
     mail, found = prepared.mail, prepared.found
-    if mail.auto:  # only automatic mail can be a bounce (and only then is its reader loaded)
+    if prepared.bounce is not None:
         from pbm.mail import bounces
 
-        notices = bounces.take(session, config, record, mail, record.processed_at)
+        notices = bounces.take(session, config, record, prepared.bounce, record.processed_at)
         if notices is not None:  # a bounce: never answered, but its owner may be told
             return queue(session, config, notices, record, None)
     if mail.auto or mail.sender == config.server.address.lower():
@@ -338,13 +349,17 @@ def queue(session: Session, config: Config, replies: list[Reply],
     to write it."""
     now = utcnow()
     taken: set[str] = set()  # Message-IDs given: each mail has its own
-    rows = [
-        {"inbound_id": record.id if record is not None else None, "recipient": address,
-         "subject": reply.subject, "raw": compose(reply, address, config.server, mail, taken),
-         "status": OutboxStatus.PENDING, "attempts": 0, "next_attempt_at": now,
-         "created_at": now, "maybe_sent": False}
-        for reply in replies for address in reply.to if address
-    ]
+    rows = []
+    for reply in replies:
+        for address in reply.to:
+            if not address:
+                continue
+            raw, message_id = compose_with_id(reply, address, config.server, mail, taken)
+            rows.append({"inbound_id": record.id if record is not None else None,
+                         "recipient": address, "subject": reply.subject, "raw": raw,
+                         "message_id": message_id, "status": OutboxStatus.PENDING,
+                         "attempts": 0, "next_attempt_at": now, "created_at": now,
+                         "maybe_sent": False})
     if not rows:
         return []
     session.flush()  # the inbound row the outbox rows point to

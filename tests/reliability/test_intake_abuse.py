@@ -4,6 +4,7 @@ display name that became a recipient."""
 
 from __future__ import annotations
 
+import re
 import smtplib
 import subprocess
 import sys
@@ -11,7 +12,7 @@ import sys
 import pytest
 
 from tests.mail.bounce_formats import postfix
-from tests.server.harness import SERVER_ADDRESS, PbmServer, Received
+from tests.server.harness import SERVER_ADDRESS, PbmServer, Received, by_recipient
 
 pytestmark = [pytest.mark.server, pytest.mark.slow]
 
@@ -38,6 +39,38 @@ def smtp_send(server: PbmServer, sender: str, raw: bytes) -> int:
 
 def bounce_of(server: PbmServer, recipient: str, message_id: str) -> None:
     assert smtp_send(server, "", postfix(recipient, message_id)) == 250
+
+
+# ----- a forged bounce ----------------------------------------------------------------------
+def test_a_bounce_quoting_an_id_from_a_board_mails_text_counts_for_nothing(server: PbmServer):
+    """A stranger's challenge put `Message-ID: <forged...>` into bob's board mail, and a DSN
+    from <> quoting it counted as a bounce of bob's mail (three stopped his mail). Only the
+    stored Message-ID of a mail sent to bob counts, and not one anyone can work out (a
+    board's first mail to a player carries an id derived from the board and the address)."""
+    server.send(ALICE, "signup alice pw-alice-7q")
+    server.send(BOB, "signup bob pw-bob-3z")
+    welcome = by_recipient(server.collect(2))
+    forged = "<forged.x1@games.test>"
+    server.send(STRANGER, "trou challenge alice bob", f"Message-ID: {forged}\n")
+    boards = by_recipient(server.collect(3))
+    assert f"Message-ID: {forged}" in boards[BOB].body  # the comment is in bob's board mail
+    derived = str(boards[BOB].message["Message-ID"])
+    assert derived.startswith("<board.trou.101.")
+
+    bounce_of(server, BOB, forged)
+    bounce_of(server, BOB, derived)
+    server.collect(0, timeout=2)  # never answered
+    listing = pbm(server, "users", "list")
+    assert "(bouncing" not in listing, listing
+    bounces = pbm(server, "inbox", "list", "--bounces")
+    assert bounces.count(f"[bounce: {BOB}: quotes no mail we sent there; not counted]") == 2, \
+        bounces
+
+    # A real bounce of a mail pbm sent bob still counts.
+    bounce_of(server, BOB, str(welcome[BOB].message["Message-ID"]))
+    server.collect(0, timeout=2)
+    assert re.search(rf"bob\s+{BOB} \(bouncing: 1 bounce, last ", pbm(server, "users", "list"))
+    assert f"[bounce: {BOB}: bounce 1 of 3]" in pbm(server, "inbox", "list", "--bounces")
 
 
 # ----- a display name becomes a recipient ---------------------------------------------------
