@@ -133,38 +133,32 @@ def _msg_id(value: str | None) -> str | None:
 
 
 def _sender(message: Message, envelope_from: str) -> str:
-    """The address to answer: of the first of Reply-To and From that names one, "" when
-    that one is not plain (no reply); the envelope sender when neither names any."""
+    """The address to answer: the first plain one of Reply-To, From and the envelope
+    sender; "" when none is."""
     for header in ("Reply-To", "From"):
         found = _address(_raw_value(message, header))
-        if found is not None:
+        if found:
             return found
     candidate = envelope_from.strip().strip("<>")
-    if _plain(candidate):
-        return candidate.lower()
-    return ""
+    return candidate.lower() if _plain(candidate) else ""
 
 
 def _address(value: str | None) -> str | None:
-    """The first address of an address header, lower-cased; "" when it is not plain or the
-    header cannot be read; None when the header names no address at all (no "@")."""
-    if value is None or not value.strip():
+    """The first address of an address header, lower-cased, when it is plain."""
+    value = (value or "").strip()
+    if _plain(value):  # the common case, quickly
+        return value.lower()
+    if "@" not in value or len(value) > MAX_ADDRESS_FIELD:
         return None
-    if _plain(value.strip()):  # the common case, quickly
-        return value.strip().lower()
-    if "@" not in value:
-        return None  # a name alone ("From: Alice"), or no one ("undisclosed-recipients:;")
-    if len(value) > MAX_ADDRESS_FIELD:
-        return ""
     try:
         mailboxes = get_address_list(value)[0].all_mailboxes
     except Exception:  # RecursionError on nested comments, among others
-        return ""
-    if not mailboxes or mailboxes[0].domain is None:
-        return ""
+        return None
+    if not mailboxes or mailboxes[0].token_type != "mailbox":
+        return None
     first = mailboxes[0]
     address = f"{first.local_part}@{first.domain}"
-    return address.lower() if first.token_type == "mailbox" and _plain(address) else ""
+    return address.lower() if _plain(address) else None
 
 
 def _plain(address: str) -> bool:
