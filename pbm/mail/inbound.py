@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 
 from pbm.commands.grammar import is_command
 from pbm.config import LimitSettings
-from pbm.mail.screen import check_shape, screen
+from pbm.mail.screen import HEADER_END, check_shape, screen
 
 PREFIX = re.compile(r"^\s*((re|fwd?|aw|wg|sv|antw|tr)\s*(\[\d+\])?\s*:|\[[^\]]*\])\s*", re.I)
 QUOTE_INTRO = re.compile(r"^\s*(on\b.*wrote:|am\b.*schrieb.*:|le\b.*a écrit\s*:)\s*$", re.I)
@@ -56,7 +56,22 @@ MAX_ADDRESS_FIELD = 2048  # a Reply-To or From longer than this is not read for 
 KEY_TEXT = re.compile(r"[\x20-\x7e\r\n\t]{1,500}")
 MAX_BODY_BYTES = 256 * 1024  # of the part read for commands; the rest is never looked at
 MAX_BODY_CHARS = 100_000
+# Of the body after the header, what the parser is given: room for the part read for
+# commands, encoded, and the parts before it. The rest is never looked at.
+MAX_PARSED_BODY_BYTES = 2 * MAX_BODY_BYTES
+# Of mail never answered (robots, bulk, bounces) only this much is stored: a flood of it
+# once stored 95 MB in two minutes.
+MAX_KEPT_BYTES = 32 * 1024
 AUTO_HEADERS = ("List-Id", "List-Unsubscribe", "X-Autoreply", "X-Autorespond")
+
+
+def excerpt(raw: bytes, limit: int = MAX_KEPT_BYTES) -> bytes:
+    """What is kept of a mail that is never answered: its first `limit` bytes (the headers
+    and the start of the body, what the operator needs to see what it was) and a line that
+    says how much more there was."""
+    if len(raw) <= limit:
+        return raw
+    return raw[:limit] + f"\r\n[pbm: {len(raw) - limit} more bytes not kept]\r\n".encode()
 
 
 def message_key(raw: bytes) -> str:
@@ -84,7 +99,7 @@ def read(raw: bytes, envelope_from: str = "", limits: LimitSettings = LimitSetti
     The compat32 parser is used and the few headers we need are decoded here: the modern
     header classes parse every address header in full, which hostile mail makes slow."""
     screen(raw, limits)
-    message = BytesParser(policy=policy.compat32).parsebytes(raw)
+    message = BytesParser(policy=policy.compat32).parsebytes(_start_of(raw))
     check_shape(message, limits)
     sender = _sender(message, envelope_from)
     raw_id = _raw_value(message, "Message-ID")
@@ -98,6 +113,13 @@ def read(raw: bytes, envelope_from: str = "", limits: LimitSettings = LimitSetti
         in_reply_to=_msg_id(_raw_value(message, "In-Reply-To")),
         message_key=key_of(raw_id, raw),
     )
+
+
+def _start_of(raw: bytes) -> bytes:
+    """The header and as much of the body as commands are read from: the parser costs a
+    few microseconds a line, and a megabyte of short lines is 150,000 of them."""
+    found = HEADER_END.search(raw)
+    return raw[:(found.end() if found else len(raw)) + MAX_PARSED_BODY_BYTES]
 
 
 def _raw_value(message: Message, name: str) -> str | None:
@@ -312,8 +334,9 @@ def commands(mail: InboundMail, limit: int = MAX_COMMAND_LINES) -> Commands:
         comment = "\n".join(written).strip()
         return Commands([subject], comment or None)
     lines = [line for line in written if line]
+    # Only the lines that may run are looked at: the rest is counted, never parsed.
     if subject and subject.lower() != "multiple" and not OUR_SUBJECT.match(subject) and \
-            not any(is_command(line) for line in lines):
+            not any(is_command(line) for line in lines[:limit]):
         # No command in the body either: the Subject was meant as one (`mesage bob hi`).
         # Answer it, not the body's prose ("'Hi' is not a command" helps nobody).
         return Commands([subject], None, subject_only=True)

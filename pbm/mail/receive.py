@@ -1,9 +1,9 @@
 """One inbound mail, one transaction: store it, run its commands, queue the replies.
 
-Reading a mail (bounded parsing, its command lines), a look at its sender's rate and
-checking the passwords it carries happen first, in `prepare` and `check_ahead`, outside the
-writer's transaction: a hostile mail may cost seconds there, but never holds up the mails
-behind it.
+Reading a mail (bounded parsing, its command lines, a bounce report), a look at its
+sender's rate and checking the passwords it carries happen first, in `prepare` and
+`check_ahead`, outside the writer's transaction: a hostile mail may cost seconds there, but
+never holds up the mails behind it. The writer only applies what was read.
 """
 
 from __future__ import annotations
@@ -73,37 +73,37 @@ class Prepared:
 def prepare(raw: bytes, envelope_from: str, limits: LimitSettings) -> Prepared:
     """Read a mail within `limits`; raises Refusal for one outside them."""
     mail = parsing.read(raw, envelope_from, limits)
-    found = parsing.commands(mail, limits.commands_per_mail)
     if not mail.auto:
-        return Prepared(mail, found)
-    # Only automatic mail can be a bounce (and only then is its reader loaded).
+        return Prepared(mail, parsing.commands(mail, limits.commands_per_mail))
+    # Automatic mail is never answered, so its lines are not read for commands; only it
+    # can be a bounce (and only then is the bounce reader loaded).
     from pbm.mail import bounces
 
-    return Prepared(mail, found, bounce=bounces.read(raw))
+    return Prepared(mail, parsing.Commands([], None), bounce=bounces.read(raw))
 
 
 def check_ahead(prepared: Prepared, reader: Session, limits: LimitSettings) -> Prepared:
     """With a read-only session: refuse for now (451) mail from a sender who has had the
     hour's notice already, so a flood is neither stored nor answered (the sending MTA keeps
-    the mail and tries again later); then check the passwords of the mail's commands."""
+    the mail and tries again later); then check the passwords of the mail's commands.
+    Mail that is never answered (robots, bulk, bounces) counts like any other: unlimited,
+    it once filled the disk."""
     mail, now = prepared.mail, utcnow()
-    if mail.auto or not mail.sender:
-        return prepared
-    # limit + 1: the first mail over the limit is stored and gets the notice.
+    # limit + 1: the first mail over the limit is stored (and gets the notice if answered).
     until = rates.reached(reader, _sender_key(mail.sender),
                           limits.mails_per_sender_per_hour + 1, rates.HOUR, now) \
         if limits.mails_per_sender_per_hour else None
     if until is not None:
         raise Refusal(451, "4.7.1", "Too many mails from your address this hour; try again "
                                     f"after {until:%H:%M} UTC")
-    if not prepared.found.lines:
+    if not prepared.found.lines or not mail.sender:
         return prepared
     return replace(prepared, refuted=verify_ahead(reader, prepared.found.lines, limits,
                                                   mail.sender, now))
 
 
 def _sender_key(sender: str) -> str:
-    return f"mails-from:{sender}"
+    return f"mails-from:{sender or '<>'}"  # mail with no address at all shares one count
 
 
 def receive(factory: sessionmaker[Session], config: Config, raw: bytes,
@@ -139,19 +139,27 @@ def store(session: Session, config: Config, raw: bytes, envelope_from: str,
           prepared: Prepared | None, clock: Clock = SYSTEM) -> tuple[Received, list[int]]:
     """Within the caller's transaction: store a mail unless seen before, and handle it.
 
-    `prepared` is None when reading the mail hit a bug: it is stored and fails in `handle`,
-    where the operator finds it."""
+    `prepared` is None when reading the mail hit a bug: it is stored as failed, where the
+    operator finds it."""
     key = prepared.mail.message_key if prepared else parsing.message_key(raw)
     seen = session.scalar(select(InboundMessage.id).where(InboundMessage.message_key == key))
     if seen is not None:
         log.info("inbound mail %s message-id %s from %s: received before, not handled again",
                  seen, _message_id(prepared), logs.clean(envelope_from))
         return Received.DUPLICATE, []
+    if prepared is not None and never_answered(prepared, config):
+        raw = parsing.excerpt(raw)  # all the operator needs of it; the disk is not for robots
     record = InboundMessage(message_key=key, envelope_from=envelope_from, raw=raw,
                             processed_at=clock.now())
     session.add(record)
     session.flush()
-    queued = handle(session, config, record, prepared, clock)
+    if prepared is None:  # the writer never reads a mail: this one waits for the operator
+        record.status = InboundStatus.FAILED
+        record.error = "reading this mail failed (the log says why); `pbm inbox retry` " \
+                       "reads it again"
+        queued: list[int] = []
+    else:
+        queued = handle(session, config, record, prepared, clock)
     session.flush()
     sender = prepared.mail.sender if prepared is not None else envelope_from
     log.info("inbound mail %d message-id %s from %s: %s -> %s, %d repl%s queued", record.id,
@@ -255,29 +263,26 @@ def handle(session: Session, config: Config, record: InboundMessage,
             log.exception("cannot parse inbound mail %s", record.id)
             return []
     mail, found = prepared.mail, prepared.found
+    unanswered = never_answered(prepared, config)
+    allowance = rates.take(session, _sender_key(mail.sender),
+                           config.limits.mails_per_sender_per_hour, rates.HOUR,
+                           record.processed_at)
+    if not allowance.allowed:
+        record.status = InboundStatus.THROTTLED
+        if unanswered or not allowance.first_refusal:
+            return []
+        notice = Reply((mail.sender,), "pbm: too many mails from you",
+                       _throttled_text(config.limits, allowance.resets_at))
+        return queue(session, config, [notice], record, mail)
     if prepared.bounce is not None:
         from pbm.mail import bounces
 
         notices = bounces.take(session, config, record, prepared.bounce, record.processed_at)
         if notices is not None:  # a bounce: never answered, but its owner may be told
             return queue(session, config, notices, record, None)
-    if mail.auto or mail.sender == config.server.address.lower():
-        # Never answer robots, nor ourselves: a reply to a reply is how mail loops start.
+    if unanswered:
         record.status = InboundStatus.IGNORED
         return []
-    if _answers_us_without_command(mail, found, config):
-        record.status = InboundStatus.IGNORED
-        return []
-    allowance = rates.take(session, _sender_key(mail.sender),
-                           config.limits.mails_per_sender_per_hour, rates.HOUR,
-                           record.processed_at)
-    if not allowance.allowed:
-        record.status = InboundStatus.THROTTLED
-        if not allowance.first_refusal:
-            return []
-        notice = Reply((mail.sender,), "pbm: too many mails from you",
-                       _throttled_text(config.limits, allowance.resets_at))
-        return queue(session, config, [notice], record, mail)
     try:
         with session.begin_nested():
             ctx = Context(session, mail.sender, limits=config.limits, time=config.time,
@@ -319,6 +324,14 @@ def _not_understood(subject: str) -> str:
             "Commands start with a game name (for example 'trou move 101 alice PASSWORD 3B2') "
             "or are account commands such as signup, message or vacation. Send 'help' as the "
             "Subject for an overview, or 'help commands' for the full list.\n")
+
+
+def never_answered(prepared: Prepared, config: Config) -> bool:
+    """Robots (auto-submitted, bulk/list, from <>), ourselves (a reply to a reply is how
+    mail loops start), and a reply to one of our mails that holds no command."""
+    mail = prepared.mail
+    return mail.auto or mail.sender == config.server.address.lower() or \
+        _answers_us_without_command(mail, prepared.found, config)
 
 
 def _answers_us_without_command(mail: parsing.InboundMail, found: parsing.Commands,

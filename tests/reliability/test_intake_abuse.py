@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import re
 import smtplib
+import statistics
 import subprocess
 import sys
+import threading
+import time
+from pathlib import Path
 
 import pytest
 
 from tests.mail.bounce_formats import postfix
-from tests.server.harness import SERVER_ADDRESS, PbmServer, Received, by_recipient
+from tests.server.harness import SERVER_ADDRESS, PbmServer, Received, by_recipient, mail
 
 pytestmark = [pytest.mark.server, pytest.mark.slow]
 
@@ -71,6 +75,86 @@ def test_a_bounce_quoting_an_id_from_a_board_mails_text_counts_for_nothing(serve
     server.collect(0, timeout=2)
     assert re.search(rf"bob\s+{BOB} \(bouncing: 1 bounce, last ", pbm(server, "users", "list"))
     assert f"[bounce: {BOB}: bounce 1 of 3]" in pbm(server, "inbox", "list", "--bounces")
+
+
+# ----- mail that holds the single writer ----------------------------------------------------
+def failure_report(number: int) -> bytes:
+    """A mail from <> of 0.9 MB of "address failed" lines, which bounce detectors read line
+    by line, pattern after pattern."""
+    lines = "".join(f"  address failed: <user{n}.{number}@example.org>\r\n"
+                    for n in range(22_000))
+    return (f"From: MAILER-DAEMON@mx.example.org\r\nTo: {SERVER_ADDRESS}\r\n"
+            f"Subject: failure notice\r\nMessage-ID: <report{number}@mx.example.org>\r\n\r\n"
+            "The following address failed:\r\n\r\n" + lines).encode()
+
+
+def help_reply_seconds(server: PbmServer, sender: str) -> float:
+    """How long a `help` from `sender` takes to come back into the Maildir."""
+    start = time.monotonic()
+    server.send(sender, "help")
+    while True:
+        if any(reply.to == sender for reply in server._new()):
+            return time.monotonic() - start
+        assert time.monotonic() - start < 120, "no answer to help"
+        time.sleep(0.01)
+
+
+def test_heavy_mail_on_other_connections_does_not_hold_up_a_players_answer(server: PbmServer):
+    """8 bounce-like mails of 0.9 MB (on 4 connections) and a `multiple` of 150,000 `help`
+    lines once held the writer for seconds: a player's `help` waited 12 s. Reading them now
+    happens before the writer, bounded; the answer comes about as fast as on a quiet server.
+    (The target is 2x; the bound here leaves room for a loaded machine.)"""
+    help_reply_seconds(server, ALICE)  # warm up
+    baseline = statistics.median(help_reply_seconds(server, ALICE) for _ in range(3))
+    reports = [failure_report(n) for n in range(8)]
+    heavy = mail(STRANGER, "multiple", "help\n" * 150_000)
+    codes: list[int] = []
+
+    def connection(share: list[bytes]) -> None:
+        codes.extend(smtp_send(server, "", raw) for raw in share)
+
+    senders = [threading.Thread(target=connection, args=(reports[k::4],)) for k in range(4)]
+    senders.append(threading.Thread(target=lambda: codes.append(smtp_send(server, STRANGER,
+                                                                          heavy))))
+    for sender in senders:
+        sender.start()
+    time.sleep(0.2)  # the heavy mails are on the wire
+    during = [help_reply_seconds(server, ALICE)]
+    while any(sender.is_alive() for sender in senders):
+        during.append(help_reply_seconds(server, ALICE))
+    for sender in senders:
+        sender.join()
+    assert codes == [250] * 9
+    assert max(during) < 5 * baseline + 1, (baseline, during)
+
+
+# ----- mail never answered fills the disk ---------------------------------------------------
+def database_bytes(server: PbmServer) -> int:
+    return sum(path.stat().st_size for path in server.folder.glob("pbm.sqlite*"))
+
+
+def test_mail_never_answered_is_rate_limited_and_kept_short(tmp_path: Path):
+    """Bulk and robot mail skipped the sender's hourly limit and was kept whole: one
+    connection stored 100 mails of 0.9 MB (+95 MB). It now counts like any other mail (451
+    once over), and of mail that is never answered only the headers and an excerpt stay."""
+    server = PbmServer(tmp_path, extra_config="[limits]\nmails_per_sender_per_hour = 5\n")
+    server.start()
+    try:
+        before = database_bytes(server)
+        filler = "".join(f"line {n} of a bulk mail nobody answers\r\n" for n in range(24_000))
+        codes = [smtp_send(server, "bulk@spam.example",
+                           mail("bulk@spam.example", "news", filler,
+                                headers={"Precedence": "bulk"})) for _ in range(12)]
+        growth = database_bytes(server) - before
+        server.send(ALICE, "help")  # others are answered as usual
+        (reply,) = server.collect(1)
+        stored = pbm(server, "inbox", "list", "--all")
+    finally:
+        server.stop()
+    assert codes == [250] * 6 + [451] * 6
+    assert reply.subject == "Help: general"
+    assert stored.count("ignored") == 5 and stored.count("throttled") == 1, stored
+    assert growth < 2_000_000, growth  # 6 x 0.9 MB kept whole would be 5.4 MB
 
 
 # ----- a display name becomes a recipient ---------------------------------------------------
