@@ -6,6 +6,7 @@ import asyncio
 import logging
 import queue
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -28,6 +29,7 @@ T = TypeVar("T")
 DELIVERY_POLL_SECONDS = 1.0  # also how soon a retry that has come due goes out
 DELIVERY_GATHER_SECONDS = 0.2
 DELIVERY_STOP_SECONDS = 3.0  # how long SIGTERM waits for the courier to put its mail back
+SWITCH_SECONDS = 0.001
 
 
 class Receiver:
@@ -267,6 +269,9 @@ class Server:
         )
 
     async def run(self, ready: Callable[[tuple[str, int]], None]) -> None:
+        # A thread reading a large mail gives up the interpreter after 1 ms, not 5: each
+        # step of a player's mail (the event loop, its reader, the writer) waits that long.
+        sys.setswitchinterval(SWITCH_SECONDS)
         loop = asyncio.get_running_loop()
         settings = self.config.smtpd
         # Mail a courier of an earlier run held when it died goes back to the queue.
