@@ -304,6 +304,9 @@ class OutboxMail(Base):
     recipient: Mapped[str] = mapped_column(String(320))
     subject: Mapped[str] = mapped_column(Text)
     raw: Mapped[bytes] = mapped_column(LargeBinary)  # the complete RFC 5322 message
+    # Its Message-ID header: a bounce counts only when it names the id of a mail to that
+    # very address (bounces.py), looked up here, never searched for in mail text.
+    message_id: Mapped[str | None] = mapped_column(String(512), nullable=True)
     # pending -> sending (claimed by a courier) -> sent, or failed (for the operator)
     status: Mapped[OutboxStatus] = mapped_column(Status(OutboxStatus),
                                                  default=OutboxStatus.PENDING)
@@ -319,7 +322,8 @@ class OutboxMail(Base):
     # Taken back from a courier that died mid-batch: it may have gone out already.
     maybe_sent: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
-    __table_args__ = (Index("ix_outbox_status_next", "status", "next_attempt_at"),)
+    __table_args__ = (Index("ix_outbox_status_next", "status", "next_attempt_at"),
+                      Index("ix_outbox_message_id", "message_id"))
 
 
 class RateCounter(Base):

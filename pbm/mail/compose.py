@@ -12,7 +12,7 @@ from email.utils import formataddr, formatdate
 from pbm.config import ServerSettings
 from pbm.context import Reply
 from pbm.mail.inbound import InboundMail
-from pbm.mail.threads import threading
+from pbm.mail.threads import Threading, threading
 
 # The message is built as bytes from a list of header lines and an encoded body rather
 # than through email.message: it is several times faster on the move path, and every byte
@@ -33,14 +33,25 @@ def compose(reply: Reply, recipient: str, server: ServerSettings,
 
     A non-ASCII recipient stays raw UTF-8 in To: (RFC 6532); delivery converts it where the
     relay cannot take that."""
+    return compose_with_id(reply, recipient, server, inbound, taken)[0]
+
+
+def compose_with_id(reply: Reply, recipient: str, server: ServerSettings,
+                    inbound: InboundMail | None = None, taken: set[str] | None = None
+                    ) -> tuple[bytes, str]:
+    """compose(), and the Message-ID the mail was given (the outbox keeps it: a bounce
+    counts only when it names it)."""
     # RFC 3834: answers to a person are auto-replied; board updates are auto-generated.
     submitted = "auto-replied" if reply.kind == "answer" else "auto-generated"
+    found = threading(server.hostname, recipient, thread=reply.thread, opens=reply.opens,
+                      parent=inbound.message_id if inbound else None,
+                      references=inbound.references if inbound else "", taken=taken)
     headers = [
         "From: " + _mailbox(server.name, server.address),
         "To: " + _recipient(recipient),
         "Subject: " + _unstructured(reply.subject, "Subject"),
         "Date: " + formatdate(usegmt=True),
-        *_threading(reply, recipient, server.hostname, inbound, taken),
+        *_threading(found),
         "Auto-Submitted: " + submitted,
         "MIME-Version: 1.0",
     ]
@@ -48,8 +59,10 @@ def compose(reply: Reply, recipient: str, server: ServerSettings,
     plain = [f'Content-Type: text/plain; charset="{charset}"',
              f"Content-Transfer-Encoding: {encoding}"]
     if reply.html is None:
-        return (CRLF.join(headers + plain) + CRLF + CRLF).encode("utf-8") + body
-    return (CRLF.join(headers) + CRLF).encode("utf-8") + alternative(body, plain, reply.html)
+        return (CRLF.join(headers + plain) + CRLF + CRLF).encode("utf-8") + body, \
+            found.message_id
+    return (CRLF.join(headers) + CRLF).encode("utf-8") + alternative(body, plain, reply.html), \
+        found.message_id
 
 
 def alternative(body: bytes, plain: list[str], html: str) -> bytes:
@@ -154,12 +167,8 @@ def _fold(text: str, used: int) -> str:
     return (CRLF + " ").join(lines)
 
 
-def _threading(reply: Reply, recipient: str, hostname: str, inbound: InboundMail | None,
-               taken: set[str] | None) -> list[str]:
+def _threading(found: Threading) -> list[str]:
     """Message-ID, In-Reply-To and References (RFC 5322 3.6.4), made safe."""
-    found = threading(hostname, recipient, thread=reply.thread, opens=reply.opens,
-                      parent=inbound.message_id if inbound else None,
-                      references=inbound.references if inbound else "", taken=taken)
     lines = [f"Message-ID: {found.message_id}"]
     if found.in_reply_to:
         lines.append(f"In-Reply-To: {found.in_reply_to}")

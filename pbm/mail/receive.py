@@ -1,9 +1,9 @@
 """One inbound mail, one transaction: store it, run its commands, queue the replies.
 
-Reading a mail (bounded parsing, its command lines), a look at its sender's rate and
-checking the passwords it carries happen first, in `prepare` and `check_ahead`, outside the
-writer's transaction: a hostile mail may cost seconds there, but never holds up the mails
-behind it.
+Reading a mail (bounded parsing, its command lines, a bounce report), a look at its
+sender's rate and checking the passwords it carries happen first, in `prepare` and
+`check_ahead`, outside the writer's transaction: a hostile mail may cost seconds there, but
+never holds up the mails behind it. The writer only applies what was read.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import logging
 import traceback
 from dataclasses import dataclass, replace
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
@@ -28,9 +29,12 @@ from pbm.context import Context, Reply, shorten
 from pbm.db import rates
 from pbm.db.models import InboundMessage, InboundStatus, OutboxMail, OutboxStatus, utcnow
 from pbm.mail import inbound as parsing
-from pbm.mail.compose import compose
+from pbm.mail.compose import compose_with_id
 from pbm.mail.replies import consolidate
 from pbm.mail.screen import Refusal
+
+if TYPE_CHECKING:
+    from pbm.mail.bounces import Report
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +75,7 @@ class Prepared:
     found: parsing.Commands
     refuted: frozenset[bytes] = frozenset()  # wrong passwords, already checked
     source: str = ""  # the network address it came from, if known (authenticity.source)
+    bounce: Report | None = None  # the delivery failure an automatic mail reports
 
 
 def prepare(raw: bytes, envelope_from: str, limits: LimitSettings, authserv_id: str = "",
@@ -78,24 +83,30 @@ def prepare(raw: bytes, envelope_from: str, limits: LimitSettings, authserv_id: 
     """Read a mail within `limits`; raises Refusal for one outside them. `authserv_id`
     names the MTA whose verdict on the sender is believed; `source` is where it came from."""
     mail = parsing.read(raw, envelope_from, limits, authserv_id)
-    return Prepared(mail, parsing.commands(mail, limits.commands_per_mail), source=source)
+    if not mail.auto:
+        return Prepared(mail, parsing.commands(mail, limits.commands_per_mail), source=source)
+    # Automatic mail is never answered, so its lines are not read for commands; only it
+    # can be a bounce (and only then is the bounce reader loaded).
+    from pbm.mail import bounces
+
+    return Prepared(mail, parsing.Commands([], None), source=source, bounce=bounces.read(raw))
 
 
 def check_ahead(prepared: Prepared, reader: Session, limits: LimitSettings) -> Prepared:
     """With a read-only session: refuse for now (451) mail from a sender who has had the
     hour's notice already, so a flood is neither stored nor answered (the sending MTA keeps
-    the mail and tries again later); then check the passwords of the mail's commands."""
+    the mail and tries again later); then check the passwords of the mail's commands.
+    Mail that is never answered (robots, bulk, bounces) counts like any other: unlimited,
+    it once filled the disk."""
     mail, now = prepared.mail, utcnow()
-    if mail.auto or not mail.sender:
-        return prepared
-    # limit + 1: the first mail over the limit is stored and gets the notice.
+    # limit + 1: the first mail over the limit is stored (and gets the notice if answered).
     until = rates.reached(reader, _sender_key(mail.sender),
                           limits.mails_per_sender_per_hour + 1, rates.HOUR, now) \
         if limits.mails_per_sender_per_hour else None
     if until is not None:
         raise Refusal(451, "4.7.1", "Too many mails from your address this hour; try again "
                                     f"after {until:%H:%M} UTC")
-    if not prepared.found.lines:
+    if not prepared.found.lines or not mail.sender:
         return prepared
     return replace(prepared, refuted=verify_ahead(reader, prepared.found.lines, limits,
                                                   mail.sender, now, mail.authenticated,
@@ -103,7 +114,7 @@ def check_ahead(prepared: Prepared, reader: Session, limits: LimitSettings) -> P
 
 
 def _sender_key(sender: str) -> str:
-    return f"mails-from:{sender}"
+    return f"mails-from:{sender or '<>'}"  # mail with no address at all shares one count
 
 
 def receive(factory: sessionmaker[Session], config: Config, raw: bytes,
@@ -139,19 +150,27 @@ def store(session: Session, config: Config, raw: bytes, envelope_from: str,
           prepared: Prepared | None, clock: Clock = SYSTEM) -> tuple[Received, list[int]]:
     """Within the caller's transaction: store a mail unless seen before, and handle it.
 
-    `prepared` is None when reading the mail hit a bug: it is stored and fails in `handle`,
-    where the operator finds it."""
+    `prepared` is None when reading the mail hit a bug: it is stored as failed, where the
+    operator finds it."""
     key = prepared.mail.message_key if prepared else parsing.message_key(raw)
     seen = session.scalar(select(InboundMessage.id).where(InboundMessage.message_key == key))
     if seen is not None:
         log.info("inbound mail %s message-id %s from %s: received before, not handled again",
                  seen, _message_id(prepared), logs.clean(envelope_from))
         return Received.DUPLICATE, []
+    if prepared is not None and never_answered(prepared, config):
+        raw = parsing.excerpt(raw)  # all the operator needs of it; the disk is not for robots
     record = InboundMessage(message_key=key, envelope_from=envelope_from, raw=raw,
                             processed_at=clock.now())
     session.add(record)
     session.flush()
-    queued = handle(session, config, record, prepared, clock)
+    if prepared is None:  # the writer never reads a mail: this one waits for the operator
+        record.status = InboundStatus.FAILED
+        record.error = "reading this mail failed (the log says why); `pbm inbox retry` " \
+                       "reads it again"
+        queued: list[int] = []
+    else:
+        queued = handle(session, config, record, prepared, clock)
     session.flush()
     sender = prepared.mail.sender if prepared is not None else envelope_from
     log.info("inbound mail %d message-id %s from %s: %s -> %s, %d repl%s queued", record.id,
@@ -256,29 +275,26 @@ def handle(session: Session, config: Config, record: InboundMessage,
             log.exception("cannot parse inbound mail %s", record.id)
             return []
     mail, found = prepared.mail, prepared.found
-    if mail.auto:  # only automatic mail can be a bounce (and only then is its reader loaded)
-        from pbm.mail import bounces
-
-        notices = bounces.take(session, config, record, mail, record.processed_at)
-        if notices is not None:  # a bounce: never answered, but its owner may be told
-            return queue(session, config, notices, record, None)
-    if mail.auto or mail.sender == config.server.address.lower():
-        # Never answer robots, nor ourselves: a reply to a reply is how mail loops start.
-        record.status = InboundStatus.IGNORED
-        return []
-    if _answers_us_without_command(mail, found, config):
-        record.status = InboundStatus.IGNORED
-        return []
+    unanswered = never_answered(prepared, config)
     allowance = rates.take(session, _sender_key(mail.sender),
                            config.limits.mails_per_sender_per_hour, rates.HOUR,
                            record.processed_at)
     if not allowance.allowed:
         record.status = InboundStatus.THROTTLED
-        if not allowance.first_refusal:
+        if unanswered or not allowance.first_refusal:
             return []
         notice = Reply((mail.sender,), "pbm: too many mails from you",
                        _throttled_text(config.limits, allowance.resets_at))
         return queue(session, config, [notice], record, mail)
+    if prepared.bounce is not None:
+        from pbm.mail import bounces
+
+        notices = bounces.take(session, config, record, prepared.bounce, record.processed_at)
+        if notices is not None:  # a bounce: never answered, but its owner may be told
+            return queue(session, config, notices, record, None)
+    if unanswered:
+        record.status = InboundStatus.IGNORED
+        return []
     try:
         with session.begin_nested():
             ctx = Context(session, mail.sender, limits=config.limits, time=config.time,
@@ -328,6 +344,14 @@ def _not_understood(subject: str) -> str:
             "Subject for an overview, or 'help commands' for the full list.\n")
 
 
+def never_answered(prepared: Prepared, config: Config) -> bool:
+    """Robots (auto-submitted, bulk/list, from <>), ourselves (a reply to a reply is how
+    mail loops start), and a reply to one of our mails that holds no command."""
+    mail = prepared.mail
+    return mail.auto or mail.sender == config.server.address.lower() or \
+        _answers_us_without_command(mail, prepared.found, config)
+
+
 def _answers_us_without_command(mail: parsing.InboundMail, found: parsing.Commands,
                                 config: Config) -> bool:
     """A reply to one of our mails that holds no command: an out-of-office or an
@@ -358,13 +382,17 @@ def queue(session: Session, config: Config, replies: list[Reply],
     to write it."""
     now = utcnow()
     taken: set[str] = set()  # Message-IDs given: each mail has its own
-    rows = [
-        {"inbound_id": record.id if record is not None else None, "recipient": address,
-         "subject": reply.subject, "raw": compose(reply, address, config.server, mail, taken),
-         "status": OutboxStatus.PENDING, "attempts": 0, "next_attempt_at": now,
-         "created_at": now, "maybe_sent": False}
-        for reply in replies for address in reply.to if address
-    ]
+    rows = []
+    for reply in replies:
+        for address in reply.to:
+            if not address:
+                continue
+            raw, message_id = compose_with_id(reply, address, config.server, mail, taken)
+            rows.append({"inbound_id": record.id if record is not None else None,
+                         "recipient": address, "subject": reply.subject, "raw": raw,
+                         "message_id": message_id, "status": OutboxStatus.PENDING,
+                         "attempts": 0, "next_attempt_at": now, "created_at": now,
+                         "maybe_sent": False})
     if not rows:
         return []
     session.flush()  # the inbound row the outbox rows point to

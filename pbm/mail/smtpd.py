@@ -6,10 +6,12 @@ import asyncio
 import logging
 import queue
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TypeVar
 
 from aiosmtpd.lmtp import LMTP
 from aiosmtpd.smtp import SMTP, Envelope
@@ -24,9 +26,11 @@ from pbm.mail.receive import Prepared, Received, check_ahead, prepare, receive_b
 from pbm.mail.screen import Refusal, too_complex
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 DELIVERY_POLL_SECONDS = 1.0  # also how soon a retry that has come due goes out
 DELIVERY_GATHER_SECONDS = 0.2
 DELIVERY_STOP_SECONDS = 3.0  # how long SIGTERM waits for the courier to put its mail back
+SWITCH_SECONDS = 0.001
 
 
 class Receiver:
@@ -101,9 +105,15 @@ class Receiver:
 class Reader:
     """Reads mails, looks at their sender's rate and checks their passwords in threads of its
     own, before the writer: a slow or hostile mail costs a reader thread its time, never the
-    writer."""
+    writer.
+
+    Mail over LARGE_BYTES is read on a thread of its own, one at a time: a player's mail is
+    never queued behind a stranger's megabytes. Each read's time limit runs from when a
+    thread starts on it (a turn is free only once its thread is), not from when it came."""
 
     THREADS = 2
+    LARGE_BYTES = 64 * 1024
+    LARGE_THREADS = 1
 
     def __init__(self, read_factory, config: Config):
         self.read_factory = read_factory
@@ -111,19 +121,23 @@ class Reader:
         self.authserv_id = config.server.authserv_id
         self.relay_networks = config.smtpd.relay_networks
         self.pool = ThreadPoolExecutor(self.THREADS, thread_name_prefix="pbm-read")
+        self.large_pool = ThreadPoolExecutor(self.LARGE_THREADS,
+                                             thread_name_prefix="pbm-read-large")
+        self.turns = asyncio.Semaphore(self.THREADS)
+        self.large_turns = asyncio.Semaphore(self.LARGE_THREADS)
 
     async def read(self, raw: bytes, envelope_from: str, peer: str = "") -> Prepared | None:
         """The prepared mail; None when reading it hit a bug (the writer then stores it as
         failed, for the operator). Raises Refusal for mail outside the limits (5xx) or from a
         sender over the rate (451). `peer`: the address of the SMTP client."""
-        loop = asyncio.get_running_loop()
+        large = len(raw) > self.LARGE_BYTES
+        pool, turns = (self.large_pool, self.large_turns) if large else (self.pool, self.turns)
         seconds = self.limits.parse_seconds
         source = authenticity.source(peer, self.relay_networks)
+        reading = await self._start(pool, turns, prepare, raw, envelope_from, self.limits,
+                                    self.authserv_id, source)
         try:
-            prepared = await asyncio.wait_for(
-                loop.run_in_executor(self.pool, prepare, raw, envelope_from, self.limits,
-                                     self.authserv_id, source),
-                seconds)
+            prepared = await asyncio.wait_for(asyncio.shield(reading), seconds)
         except TimeoutError:
             # The thread finishes on its own (the limits bound how long); nobody waits.
             raise too_complex(f"Message took longer than {seconds} s to read") from None
@@ -133,12 +147,28 @@ class Reader:
             log.exception("reading a mail from %s failed", envelope_from)
             return None
         try:
-            return await loop.run_in_executor(self.pool, self._check_ahead, prepared)
+            checking = await self._start(pool, turns, self._check_ahead, prepared)
+            return await checking
         except Refusal:
             raise
         except Exception:
             log.exception("checking a mail ahead failed; the writer checks it")
             return prepared
+
+    @staticmethod
+    async def _start(pool: ThreadPoolExecutor, turns: asyncio.Semaphore,
+                     work: Callable[..., T], *args) -> asyncio.Future[T]:
+        """`work(*args)` started on a thread of `pool` once one is free. The turn is given
+        back when the thread is done, not when the caller stops waiting (a read past its
+        time): each pool has as many turns as threads, so started work never queues."""
+        await turns.acquire()
+        try:
+            future = asyncio.get_running_loop().run_in_executor(pool, work, *args)
+        except BaseException:
+            turns.release()
+            raise
+        future.add_done_callback(lambda _done: turns.release())
+        return future
 
     def _check_ahead(self, prepared: Prepared) -> Prepared:
         with self.read_factory() as session:
@@ -146,6 +176,7 @@ class Reader:
 
     def stop(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self.large_pool.shutdown(wait=False, cancel_futures=True)
 
 
 class InboundHandler:
@@ -195,6 +226,28 @@ def _peer_host(session: SmtpSession) -> str:
     return str(peer[0]) if isinstance(peer, tuple) and peer else ""
 
 
+class _TakingTurns:
+    """A connection reads at most READ_TURN_BYTES in one turn of the event loop. aiosmtpd
+    reads DATA a line at a time in Python, and asyncio hands a connection up to 256 KB at
+    once: a mail of 150,000 short lines held every other connection for a fifth of a
+    second at a time."""
+
+    READ_TURN_BYTES = 16 * 1024
+
+    def connection_made(self, transport) -> None:
+        super().connection_made(transport)  # type: ignore[misc]
+        if hasattr(transport, "max_size"):  # asyncio's socket transports: bytes per recv()
+            transport.max_size = self.READ_TURN_BYTES
+
+
+class TurnTakingSMTP(_TakingTurns, SMTP):
+    pass
+
+
+class TurnTakingLMTP(_TakingTurns, LMTP):
+    pass
+
+
 class Server:
     """`pbm serve`: the listener plus the background courier for the outbox."""
 
@@ -215,7 +268,7 @@ class Server:
 
     def _factory(self):
         settings = self.config.smtpd
-        cls = LMTP if settings.protocol == "lmtp" else SMTP
+        cls = TurnTakingLMTP if settings.protocol == "lmtp" else TurnTakingSMTP
         handler = InboundHandler(self.reader, self.receiver, lambda: self.wake.set())
         return cls(
             handler,
@@ -227,6 +280,9 @@ class Server:
         )
 
     async def run(self, ready: Callable[[tuple[str, int]], None]) -> None:
+        # A thread reading a large mail gives up the interpreter after 1 ms, not 5: each
+        # step of a player's mail (the event loop, its reader, the writer) waits that long.
+        sys.setswitchinterval(SWITCH_SECONDS)
         loop = asyncio.get_running_loop()
         settings = self.config.smtpd
         # Mail a courier of an earlier run held when it died goes back to the queue.

@@ -252,3 +252,38 @@ def test_a_confirm_line_below_the_first_is_not_run_and_a_person_is_told(store):
     assert store.last_status() == "ignored"
     assert store.mail(ALICE, "Re: pbm: please confirm this address", "I am away.\n") == []
     assert store.last_status() == "ignored"
+
+
+def stored_raw(store: Store) -> bytes:
+    with store.factory() as session:
+        return session.scalars(select(InboundMessage.raw)
+                               .order_by(InboundMessage.id.desc())).first()
+
+
+@pytest.mark.parametrize("headers", [{"Precedence": "bulk"}, {"Auto_Submitted": "auto-replied"},
+                                     {"List_Id": "<news.example.net>"}])
+def test_mail_never_answered_counts_against_its_sender_and_is_refused_for_now(tmp_path,
+                                                                              headers):
+    """It once skipped the limit: one connection stored 100 such mails of 0.9 MB."""
+    store = Store(tmp_path, mails_per_sender_per_hour=3)
+    for _ in range(3):
+        assert store.mail("news@example.net", "news", "text\n", **headers) == []
+        assert store.last_status() == "ignored"
+    assert store.mail("news@example.net", "news", "text\n", **headers) == []  # no notice
+    assert store.last_status() == "throttled"
+    raw = b"From: news@example.net\r\nPrecedence: bulk\r\nSubject: news\r\n\r\n"
+    with store.factory() as reader, pytest.raises(Refusal) as refused:
+        check_ahead(prepare(raw, "<>", store.config.limits), reader, store.config.limits)
+    assert refused.value.code == 451
+
+
+def test_of_mail_never_answered_only_the_start_is_kept(tmp_path):
+    store = Store(tmp_path)
+    body = "".join(f"line {n} of a newsletter\n" for n in range(40_000))
+    store.mail("news@example.net", "news", body, Precedence="bulk")
+    kept = stored_raw(store)
+    assert len(kept) < 34_000 and kept.startswith(b"From: news@example.net")
+    assert kept.endswith(b" more bytes not kept]\r\n")
+    # Mail that is answered is kept whole (the operator may need to handle it again).
+    store.mail(ALICE, "multiple", "help\n" + body)
+    assert len(stored_raw(store)) > 900_000

@@ -16,7 +16,7 @@ from pbm.db.models import Address, InboundMessage, InboundStatus, OutboxMail, Us
 from pbm.db.session import make_engine, session_factory
 from pbm.mail.receive import receive
 from tests import stores
-from tests.mail.bounce_formats import FORMATS, postfix
+from tests.mail.bounce_formats import FORMATS, microsoft, postfix
 from tests.server.harness import mail
 
 ALICE, WORK, BOB = "alice@players.test", "alice@work.test", "bob@players.test"
@@ -171,3 +171,71 @@ def test_a_stopped_address_resumed_gets_mail_again(store):
         assert addresses_of(bob) == (BOB,)
     row = address_row(store, BOB)
     assert (row.bounces, row.stopped, row.last_bounce_at) == (0, False, None)
+
+
+def board_mails_of_a_strangers_challenge(store, comment: str) -> dict[str, OutboxMail]:
+    """A stranger challenges alice and bob with `comment`: the board mails, by recipient."""
+    config, factory = store
+    stranger = "mallory@strangers.test"
+    _, ids = receive(factory, config, mail(stranger, "trou challenge alice bob", comment),
+                     stranger)
+    with factory() as session:
+        sent = {m.recipient: m for m in (session.get(OutboxMail, i) for i in ids) if m}
+        session.expunge_all()
+    assert comment.encode() in sent[BOB].raw  # the comment is in bob's board mail
+    return sent
+
+
+def test_an_id_in_a_board_mails_text_never_makes_a_forged_bounce_count(store):
+    """Three reports from <> on three days quoting an id the stranger wrote into bob's board
+    mail once stopped bob's mail: the old search looked at the mail's text too."""
+    board_mails_of_a_strangers_challenge(store, "Message-ID: <forged.x1@games.test>")
+    for day in range(3):
+        record, sent = bounce(store, postfix(BOB, "<forged.x1@games.test>"),
+                              START + timedelta(days=day))
+        assert record.error == f"bounce: {BOB}: quotes no mail we sent there; not counted"
+        assert sent == []
+    row = address_row(store, BOB)
+    assert (row.bounces, row.stopped) == (0, False)
+
+
+def test_only_the_returned_originals_message_id_header_counts(store):
+    """A report returning a whole mail: an id in its body is text, not its Message-ID."""
+    ours_to_bob = a_mail_to(store, BOB)
+    returned = microsoft(BOB, "<unknown.1@games.test>").replace(
+        b"\r\nboard\r\n", f"\r\nMessage-ID: {ours_to_bob}\r\n".encode())
+    assert ours_to_bob.encode() in returned
+    record, _ = bounce(store, returned, START)
+    assert record.error == f"bounce: {BOB}: quotes no mail we sent there; not counted"
+    record, _ = bounce(store, microsoft(BOB, ours_to_bob), START)
+    assert record.error == f"bounce: {BOB}: bounce 1 of 3"
+
+
+def test_an_id_anyone_can_work_out_counts_for_nothing(store):
+    """A board's first mail to a player carries an id made of the board and the address, so
+    a stranger who started the board can write it into a forged report."""
+    sent = board_mails_of_a_strangers_challenge(store, "good luck")
+    derived = sent[BOB].message_id
+    assert derived is not None and derived.startswith("<board.trou.101.")
+    record, _ = bounce(store, postfix(BOB, derived), START)
+    assert record.error == f"bounce: {BOB}: quotes no mail we sent there; not counted"
+
+
+def test_a_huge_report_is_read_in_part(store):
+    """Its notice, status and returned headers come first; megabytes after them are not
+    read (the detectors once spent seconds of the writer's time on them)."""
+    message_id = a_mail_to(store, ALICE)
+    junk = b"".join(b"  address failed: <user%d@example.org>\r\n" % n for n in range(20_000))
+    raw = postfix(ALICE, message_id).replace(b"--4WBv5S0Yz3z9rxL.1719828002/mx.games.test--",
+                                             b"--4WBv5S0Yz3z9rxL.1719828002/mx.games.test\r\n"
+                                             b"Content-Type: text/plain\r\n\r\n" + junk)
+    assert len(raw) > 800_000
+    record, _ = bounce(store, raw, START)
+    assert record.error == f"bounce: {ALICE}: bounce 1 of 3"
+
+
+def test_the_outbox_keeps_each_mails_message_id(store):
+    message_id = a_mail_to(store, ALICE)
+    with store[1]() as session:
+        assert session.scalar(select(OutboxMail.message_id).where(
+            OutboxMail.recipient == ALICE)) == message_id

@@ -290,6 +290,29 @@ def test_sender_with_an_encoded_name_containing_a_comma():
     assert read(raw).sender == "jurgen@example.org"
 
 
+@pytest.mark.parametrize(("header", "sender"), [
+    # An encoded word in the name is no address, whatever it decodes to.
+    (b"From: =?utf-8?q?Eve=0D=0ABcc:_x@evil.example?= <eve@example.org>", "eve@example.org"),
+    (b"From: Eve <eve@example.org> (or <evil@evil.example>)", "eve@example.org"),
+    (b"From: J\xc3\xbcrgen <j\xc3\xbcrgen@b\xc3\xbccher.example>",
+     "j\u00fcrgen@b\u00fccher.example"),
+    (b"From: \"Doe, Jane\" <jane@example.org>", "jane@example.org"),
+    (b"From: eve@localhost", "eve@localhost"),
+    # Not a plain local@domain: never answered; the envelope sender is.
+    (b"From: Eve <eve@evil.example?=>", "envelope@example.org"),
+    (b"From: <\"eve x\"@example.org>", "envelope@example.org"),
+    (b"From: eve@[192.0.2.1]", "envelope@example.org"),
+    (b"From: eve@example..org", "envelope@example.org"),
+    (b"From: a@b.example c@d.example", "envelope@example.org"),
+    (b"From: " + b"(" * 5000 + b"eve@example.org", "envelope@example.org"),
+    (b"Reply-To: <eve@[192.0.2.1]>\nFrom: eve@example.org", "eve@example.org"),
+])
+def test_only_a_plain_address_part_is_answered(header: bytes, sender: str):
+    raw = raw_mail().replace(b"From: Alice <alice@example.org>", header)
+    assert read(raw, envelope_from="envelope@example.org").sender == sender
+    assert read(raw, envelope_from="<>").sender in (sender, "")
+
+
 def test_envelope_sender_is_used_when_headers_have_no_address():
     raw = raw_mail().replace(b"From: Alice <alice@example.org>", b"From: Alice")
     parsed = read(raw, envelope_from="alice@example.org")
