@@ -221,7 +221,8 @@ def test_installed_package_serves_from_any_folder(tmp_path: Path):
     )
     assert install.returncode == 0, install.stderr
     assert (target / "pbm" / "migrations" / "versions").is_dir()
-    assert (target / "pbm" / "help" / "trou.txt").is_file()
+    assert (target / "pbm" / "help" / "general.txt").is_file()
+    assert (target / "pbm" / "games" / "trou" / "help.txt").is_file()  # beside its rules
     assert (target / "pbm" / "py.typed").is_file()
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
