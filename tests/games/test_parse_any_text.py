@@ -30,6 +30,8 @@ STRANGE = st.characters(categories=("Nd", "No", "Nl", "L", "M", "Z", "Cc"))
 MOVE_CHARS = st.sampled_from("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdxyz0123456789 -,:;@*#/+x")
 # Characters that look like digits to str.isdigit() or re's \d but are not 0-9.
 LOOKALIKE_DIGITS = st.sampled_from("²³¹⁰⁴⁹₂₃٣۴०߂൩๓①⑫⒈𝟐２")
+# A number too long for int(): Python refuses to convert more than 4300 digits.
+LONG_NUMBER = st.integers(4290, 4400).map(lambda digits: "1" * digits)
 
 
 @cache
@@ -62,11 +64,11 @@ def legal_texts(name: str, index: int) -> tuple[str, ...]:
 
 @st.composite
 def mutated(draw: st.DrawFn, name: str, index: int) -> str:
-    """A legal move with characters inserted, replaced or appended: 'A2' -> 'A²'."""
+    """A legal move with characters inserted or replaced: 'A2' -> 'A²', 'A2' -> 'A11...1'."""
     text = draw(st.sampled_from(legal_texts(name, index)))
     for _ in range(draw(st.integers(1, 3))):
         where = draw(st.integers(0, len(text)))
-        char = draw(st.one_of(LOOKALIKE_DIGITS, STRANGE, MOVE_CHARS))
+        char = draw(st.one_of(LOOKALIKE_DIGITS, STRANGE, MOVE_CHARS, LONG_NUMBER))
         keep = draw(st.integers(0, 1))  # 0: replace the character there, 1: insert
         text = text[:where] + char + text[where + 1 - keep:]
     return text

@@ -174,7 +174,8 @@ def _item(match: re.Match[str], number: int) -> Item:
 
 def _square(name: str, number: int, text: str) -> int:
     col = COLUMNS.find(name[0].upper())
-    row = int(name[1:])
+    # A row of many digits is no row; int() would refuse more than 4300 of them.
+    row = int(name[1:]) if len(name) <= 3 else 0
     if col < 0 or not 1 <= row <= SIZE:
         raise InvalidMove(
             f"Item {number} (`{text}`): there is no square {name.upper()}; the board runs"
