@@ -10,7 +10,8 @@ first's write lock and then finds nothing due; on PostgreSQL one node at a time 
 Time waited is counted without the player's vacations. The first nag comes after `nag`
 days, then one every `nag` days; the forfeit comes after `forfeit` days, but never sooner
 than `forfeit - nag` days after the first nag: after an outage, nobody loses on time
-without the usual time to answer a reminder.
+without the usual time to answer a reminder. Which limits apply, and whether a player who
+never moved loses or declines the board, pbm.boards.clocks decides.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pbm.boards.position import Position, position
 from pbm.config import Config
 from pbm.context import Context, Reply, board_thread
 from pbm.db.models import Board, BoardStatus, Seat, User
-from pbm.views.boardmail import Pictures, board_page, send_board
+from pbm.views.boardmail import Pictures, announce_decline, board_page, send_board
 
 DAY = timedelta(days=1)
 BATCH = 200  # seats looked at per transaction
@@ -42,16 +43,20 @@ class Report:
 
     nagged: list[tuple[str, int, str]] = field(default_factory=list)  # (game, board, userid)
     forfeited: list[tuple[str, int, str]] = field(default_factory=list)
+    declined: list[tuple[str, int, str]] = field(default_factory=list)  # never moved
     replies: list[Reply] = field(default_factory=list)
     looked: int = 0  # seats looked at
 
     def __str__(self) -> str:
-        parts = [f"{len(self.nagged)} nag(s)", f"{len(self.forfeited)} forfeit(s)"]
+        parts = [f"{len(self.nagged)} nag(s)", f"{len(self.forfeited)} forfeit(s)",
+                 f"{len(self.declined)} declined"]
         lines = [", ".join(parts)]
         lines += [f"  nagged {userid} on {game} board {number}"
                   for game, number, userid in self.nagged]
         lines += [f"  {userid} forfeited {game} board {number}"
                   for game, number, userid in self.forfeited]
+        lines += [f"  {game} board {number} declined: {userid} never moved"
+                  for game, number, userid in self.declined]
         return "\n".join(lines)
 
 
@@ -105,8 +110,7 @@ def _look(ctx: Context, pos: Position, seat: Seat, report: Report) -> None:
         # Away: neither nagged nor forfeited; the wait stands still until they are back.
         seat.next_check_at = seat.user.vacation_until
         return
-    nag = clocks.nag_days(board, ctx.time) * DAY
-    forfeit = clocks.forfeit_days(board, ctx.time) * DAY
+    nag, forfeit = (days * DAY for days in clocks.limits(board, ctx.time))
     wait = waited(ctx.session, seat, now)
     forfeit_at = _forfeit_wait(seat, nag, forfeit)
     if forfeit_at is not None and wait >= forfeit_at:
@@ -159,8 +163,12 @@ def _nag(ctx: Context, pos: Position, seat: Seat, wait: timedelta, forfeit: time
         assert forfeit_at is not None
         deadline = ctx.now + (forfeit_at - wait)
         lines += [f"If no move is made by {deadline:%Y-%m-%d %H:%M} UTC "
-                  f"(in {_days_text(forfeit_at - wait)}),",
-                  f"{userid} forfeits the game on time."]
+                  f"(in {_days_text(forfeit_at - wait)}),"]
+        if clocks.declines_on_time(seat):
+            lines += ["the board is declined and removed (not rated),",
+                      f"as {userid} has not made a move on it yet."]
+        else:
+            lines.append(f"{userid} forfeits the game on time.")
     lines.append(f"Away? 'vacation {userid} PASSWORD DAYS' stops your clocks.")
     page = board_page(pos, seat.position, now=ctx.now).after("\n".join(lines))
     body, html = Pictures(pos.game, pos.state).mail(page, seat.position, seat.user.html)
@@ -183,6 +191,14 @@ def _days_text(span: timedelta) -> str:
 def _forfeit(ctx: Context, pos: Position, seat: Seat, wait: timedelta,
              report: Report) -> None:
     userid = seat.user.userid
+    if clocks.declines_on_time(seat):  # never moved, so never agreed to play: no loss
+        declined = play.withdraw(ctx, pos, seat.position)  # the same test: no move yet
+        assert declined
+        announce_decline(ctx, pos, seat.user, f"{userid} made no move on {pos.title} board "
+                         f"{pos.board.number} in {wait // DAY} days, so the board is declined "
+                         "and has been removed. It is not rated.\n")
+        report.declined.append((pos.title, pos.board.number, userid))
+        return
     play.concede(ctx, pos, seat.position, f"{userid} forfeited: no move in {wait // DAY} days.")
     send_board(ctx, pos)
     report.forfeited.append((pos.title, pos.board.number, userid))
