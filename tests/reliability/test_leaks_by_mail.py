@@ -243,6 +243,7 @@ class Plan:
     movers: list[frozenset[int]]  # seats to move after each move (index 0: the start)
     rng_seed: str
     stop: int  # play moves up to here (the twin stops where it parts)
+    ends_at: int | None  # the move that ends the game in this run (None: none before stop)
     queue_at: dict[int, str] = field(default_factory=dict)  # step -> "auto" or "drop"
     illegal: tuple[str, ...] = ()
 
@@ -295,7 +296,6 @@ def play_by_mail(post: Post, plan: Plan) -> None:
     rng = random.Random(f"looks {plan.rng_seed}")
     post.send(STRANGER, f"{w} challenge alice bob", 0, "challenge", 3)
     post.send(CAROL, f"{w} subscribe {n} carol {PASSWORD['carol']}", 0, "subscribe", 1)
-    end = len(log)
     step = 0
     looks(post, plan, 0, rng, over=False)
     while step < plan.stop:
@@ -311,7 +311,7 @@ def play_by_mail(post: Post, plan: Plan) -> None:
         guard = f"#{step + 1}" if step % 3 == 2 else ""
         played = 2 if queued == "auto" else 1
         after = step + played
-        ends = after == end
+        ends = after == plan.ends_at
         notices = (1 if queued == "drop" else 0) + (1 if ends else 0)  # dropped; dave's
         post.send(ADDRESS[user], f"{w} move {n} {user} {PASSWORD[user]} {text}{guard}",
                   after, "move", 3 + notices)
@@ -431,10 +431,18 @@ def pipeline_game(real: PbmServer, tmp: Path, seed: int, number: int, tally: Tal
     twin_log = [(seat, PIPELINE.notation(m)) for seat, m in twin_moves]
     movers = [PIPELINE.to_move(state) for state in states]
     illegal = ("A1-A2", "Z9", "guess A1,A1,B2")
-    plan = Plan("pipeline", number, log, movers, f"pipeline {seed}", end, illegal=illegal)
+    plan = Plan("pipeline", number, log, movers, f"pipeline {seed}", end, end, illegal=illegal)
     plan_queues(plan, last)
     tally.queued.update(plan.queue_at.values())
-    twin_plan = Plan("pipeline", number, twin_log, movers, plan.rng_seed, last,
+    # The twin plays up to the move that tells the pipelines apart: that one may end the
+    # real game and not the twin (a guess of the real holes), so its own replay says.
+    twin_state, twin_end = PIPELINE.start({}, 0), None
+    for number_played, (seat, move) in enumerate(twin_moves[:last], start=1):
+        twin_state = PIPELINE.play(twin_state, seat, move)
+        if PIPELINE.result(twin_state) is not None:
+            twin_end = number_played
+            break
+    twin_plan = Plan("pipeline", number, twin_log, movers, plan.rng_seed, last, twin_end,
                      dict(plan.queue_at), illegal)
     twin = twin_server(real, tmp / f"twin-pipeline-{seed}")
     try:
@@ -483,10 +491,10 @@ def outguess_game(real: PbmServer, tmp: Path, seed: int, number: int, tally: Tal
     twin_log = [(seat, str(move)) for seat, move in twin_moves]
     movers = [OUTGUESS.to_move(state) for state in states]
     illegal = ("A1-A1, guess A1", "+A1q", "Z9-Z10")
-    plan = Plan("outguess", number, log, movers, f"outguess {seed}", end, illegal=illegal)
+    plan = Plan("outguess", number, log, movers, f"outguess {seed}", end, end, illegal=illegal)
     plan_queues(plan, end)
     tally.queued.update(plan.queue_at.values())
-    twin_plan = Plan("outguess", number, twin_log, movers, plan.rng_seed, end,
+    twin_plan = Plan("outguess", number, twin_log, movers, plan.rng_seed, end, end,
                      dict(plan.queue_at), illegal)
     twin = twin_server(real, tmp / f"twin-outguess-{seed}")
     try:
