@@ -1,25 +1,66 @@
 """Each seat's clock: since when it has been to move, reset as turns pass.
 
 Housekeeping (pbm.boards.housekeeping) reads these to nag and to forfeit; here they are only
-kept true as boards start, moves are played and games end."""
+kept true as boards start, moves are played and games end, and here it is decided which
+limits apply and whether running out of time loses the game or declines the board.
+
+Challenges need no password, so anyone may challenge two players with short clocks: no
+player loses rating on a board they never moved on (their time running out declines it, as
+resigning before a first move does), and limits shorter than the server's apply only once
+every player has moved, that is, once everyone has taken the board up."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, object_session
+
 from pbm.boards.position import Position
 from pbm.config import TimeSettings
 from pbm.context import CommandError, shorten
-from pbm.db.models import Board, Seat
+from pbm.db.models import Board, Move, Seat
 
 
 def nag_days(board: Board, time: TimeSettings) -> int:
+    """The nag time chosen for the board (see limits() for the one that applies)."""
     return board.nag_days or time.nag_days
 
 
 def forfeit_days(board: Board, time: TimeSettings) -> int:
+    """The forfeit time chosen for the board (see limits() for the one that applies)."""
     return board.forfeit_days or time.forfeit_days
+
+
+def limits(board: Board, time: TimeSettings) -> tuple[int, int]:
+    """(nag days, forfeit days) that apply now: a limit shorter than the server's applies
+    only once every player has moved; until then the server's. (Each is at least the
+    server's then, so the forfeit time stays longer than the nag time.)"""
+    nag, forfeit = nag_days(board, time), forfeit_days(board, time)
+    if (nag >= time.nag_days and forfeit >= time.forfeit_days) or everyone_moved(board):
+        return nag, forfeit
+    return max(nag, time.nag_days), max(forfeit, time.forfeit_days)
+
+
+def everyone_moved(board: Board) -> bool:
+    """Whether every player of the board has made a move on it."""
+    query = select(func.count(func.distinct(Move.seat))).where(Move.board_id == board.id)
+    return (_session(board).scalar(query) or 0) >= len(board.seats)
+
+
+def declines_on_time(seat: Seat) -> bool:
+    """Whether the seat's time running out declines its board (removed, unrated) rather
+    than losing it: its player has not made a move on it, so never agreed to play it."""
+    query = select(Move.number).where(Move.board_id == seat.board_id,
+                                      Move.seat == seat.position).limit(1)
+    return _session(seat).scalar(query) is None
+
+
+def _session(row: Board | Seat) -> Session:
+    session = object_session(row)
+    assert session is not None
+    return session
 
 
 def start(seat: Seat, board: Board, now: datetime, time: TimeSettings) -> None:

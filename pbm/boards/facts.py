@@ -39,6 +39,7 @@ class Nagged(Fact):
     waited: timedelta
     deadline: datetime
     last_call: bool = False
+    declines: bool = False  # its player never moved: the deadline declines the board instead
 
 
 @dataclass(frozen=True)
@@ -47,3 +48,13 @@ class Forfeited(Fact):
 
     pos: Position
     seat: int
+
+
+@dataclass(frozen=True)
+class DeclinedOnTime(Fact):
+    """A seat whose player never moved ran out of time: the board is declined (removed,
+    unrated), as resigning before a first move does; its players are told."""
+
+    pos: Position
+    seat: int
+    waited: timedelta

@@ -10,7 +10,8 @@ first's write lock and then finds nothing due; on PostgreSQL one node at a time 
 Time waited is counted without the player's vacations. The first nag comes after `nag`
 days, then one every `nag` days; the forfeit comes after `forfeit` days, but never sooner
 than `forfeit - nag` days after the first nag: after an outage, nobody loses on time
-without the usual time to answer a reminder.
+without the usual time to answer a reminder. Which limits apply, and whether a player who
+never moved loses or declines the board, pbm.boards.clocks decides.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from sqlalchemy.orm import Session, contains_eager, joinedload
 
 from pbm.accounts import vacations
 from pbm.boards import clocks, play
-from pbm.boards.facts import Forfeited, Nagged
+from pbm.boards.facts import DeclinedOnTime, Forfeited, Nagged
 from pbm.boards.position import Position, position
 from pbm.context import Context
 from pbm.db.models import Board, BoardStatus, Seat, User
@@ -40,15 +41,19 @@ class Report:
 
     nagged: list[tuple[str, int, str]] = field(default_factory=list)  # (game, board, userid)
     forfeited: list[tuple[str, int, str]] = field(default_factory=list)
+    declined: list[tuple[str, int, str]] = field(default_factory=list)  # never moved
     looked: int = 0  # seats looked at
 
     def __str__(self) -> str:
-        parts = [f"{len(self.nagged)} nag(s)", f"{len(self.forfeited)} forfeit(s)"]
+        parts = [f"{len(self.nagged)} nag(s)", f"{len(self.forfeited)} forfeit(s)",
+                 f"{len(self.declined)} declined"]
         lines = [", ".join(parts)]
         lines += [f"  nagged {userid} on {game} board {number}"
                   for game, number, userid in self.nagged]
         lines += [f"  {userid} forfeited {game} board {number}"
                   for game, number, userid in self.forfeited]
+        lines += [f"  {game} board {number} declined: {userid} never moved"
+                  for game, number, userid in self.declined]
         return "\n".join(lines)
 
 
@@ -100,8 +105,7 @@ def _look(ctx: Context, pos: Position, seat: Seat, report: Report) -> None:
         # Away: neither nagged nor forfeited; the wait stands still until they are back.
         seat.next_check_at = seat.user.vacation_until
         return
-    nag = clocks.nag_days(board, ctx.time) * DAY
-    forfeit = clocks.forfeit_days(board, ctx.time) * DAY
+    nag, forfeit = (days * DAY for days in clocks.limits(board, ctx.time))
     wait = waited(ctx.session, seat, now)
     forfeit_at = _forfeit_wait(seat, nag, forfeit)
     if forfeit_at is not None and wait >= forfeit_at:
@@ -144,13 +148,20 @@ def _nag(ctx: Context, pos: Position, seat: Seat, wait: timedelta, forfeit: time
         forfeit_at = _forfeit_wait(seat, nag, forfeit)
         assert forfeit_at is not None
         deadline = ctx.now + (forfeit_at - wait)
-    ctx.facts.append(Nagged(pos, seat.position, wait, deadline, last_call))
+    declines = not last_call and clocks.declines_on_time(seat)
+    ctx.facts.append(Nagged(pos, seat.position, wait, deadline, last_call, declines))
     report.nagged.append((pos.title, pos.board.number, seat.user.userid))
 
 
 def _forfeit(ctx: Context, pos: Position, seat: Seat, wait: timedelta,
              report: Report) -> None:
     userid = seat.user.userid
+    if clocks.declines_on_time(seat):  # never moved, so never agreed to play: no loss
+        declined = play.withdraw(ctx, pos, seat.position)  # the same test: no move yet
+        assert declined
+        ctx.facts.append(DeclinedOnTime(pos, seat.position, wait))
+        report.declined.append((pos.title, pos.board.number, userid))
+        return
     play.concede(ctx, pos, seat.position, f"{userid} forfeited: no move in {wait // DAY} days.")
     ctx.facts.append(Forfeited(pos, seat.position))
     report.forfeited.append((pos.title, pos.board.number, userid))

@@ -52,6 +52,7 @@ def tick(factory: sessionmaker[Session], config: Config, now: datetime,
                 session.rollback()  # after a commit: nothing left to undo
         total.nagged += report.nagged
         total.forfeited += report.forfeited
+        total.declined += report.declined
         total.replies += ctx.replies
         # Every seat looked at has acted or been scheduled past `now`; a dry run
         # undid that, so it sees only the first batch.

@@ -239,6 +239,8 @@ def clock_lines(pos: Position, now: datetime | None) -> list[str]:
     if board.nag_days is not None and board.forfeit_days is not None:
         lines.append(f"Time limits: a reminder after {board.nag_days} days without a move, "
                      f"forfeit after {board.forfeit_days} days.")
+        # pbm.boards.clocks.limits: so that a stranger's challenge cannot rush anyone.
+        lines.append("Limits shorter than the server's apply once every player has moved.")
     if now is not None:
         for seat in board.seats:
             until = seat.user.vacation_until
@@ -301,10 +303,11 @@ def send_board(
             ctx.replies.append(Reply(to, subject, body, "board", thread, new, part))
 
 
-def announce_decline(ctx: Context, pos: Position, user: User) -> None:
-    """Tell every player of a board that `user` declined it and it is gone."""
-    body = (f"{user.userid} declined {pos.title} board {pos.board.number} before making a move, "
-            "so the board has been removed.\n")
+def announce_decline(ctx: Context, pos: Position, user: User, body: str | None = None) -> None:
+    """Tell every player of a board that `user` declined it and it is gone (`body`: how,
+    when not by resigning)."""
+    body = body or (f"{user.userid} declined {pos.title} board {pos.board.number} before "
+                    "making a move, so the board has been removed.\n")
     for seat in pos.board.seats:
         ctx.replies.append(
             Reply(addresses_of(seat.user), f"{pos.title} Board {pos.board.number}", body, "board",

@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from pbm.accounts.addresses import addresses_of
-from pbm.boards.facts import Ended, Forfeited, Nagged, QueueDropped
+from pbm.boards.facts import DeclinedOnTime, Ended, Forfeited, Nagged, QueueDropped
 from pbm.context import Context, Fact, Reply, board_thread
-from pbm.views.boardmail import Pictures, board_page, send_board
+from pbm.views.boardmail import Pictures, announce_decline, board_page, send_board
 from pbm.views.end_notice import board_ended
 
 DAY = timedelta(days=1)
@@ -34,6 +34,12 @@ def _tell(ctx: Context, fact: Fact) -> None:
             _nag(ctx, fact)
         case Forfeited(pos):
             send_board(ctx, pos)  # the final board, to its players and watchers
+        case DeclinedOnTime(pos, seat, waited):
+            userid = pos.userid(seat)
+            announce_decline(ctx, pos, pos.board.seats[seat].user,
+                             f"{userid} made no move on {pos.title} board {pos.board.number} "
+                             f"in {waited // DAY} days, so the board is declined and has been "
+                             "removed. It is not rated.\n")
         case _:
             raise TypeError(f"no mail for {fact!r}")
 
@@ -52,9 +58,13 @@ def _nag(ctx: Context, fact: Nagged) -> None:
                   f"{userid} has until {fact.deadline:%Y-%m-%d %H:%M} UTC "
                   f"(in {_days_text(left)}) to move."]
     else:
-        lines += [f"If no move is made by {fact.deadline:%Y-%m-%d %H:%M} UTC "
-                  f"(in {_days_text(left)}),",
-                  f"{userid} forfeits the game on time."]
+        lines.append(f"If no move is made by {fact.deadline:%Y-%m-%d %H:%M} UTC "
+                     f"(in {_days_text(left)}),")
+        if fact.declines:
+            lines += ["the board is declined and removed (not rated),",
+                      f"as {userid} has not made a move on it yet."]
+        else:
+            lines.append(f"{userid} forfeits the game on time.")
     lines.append(f"Away? 'vacation {userid} PASSWORD DAYS' stops your clocks.")
     page = board_page(pos, fact.seat, now=ctx.now).after("\n".join(lines))
     body, html = Pictures(pos.game, pos.state).mail(page, fact.seat, seat.user.html)

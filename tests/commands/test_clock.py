@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from pbm.config import Config, TimeSettings
 from pbm.context import Reply
-from pbm.db.models import Address, Board, BoardStatus, Seat, User
+from pbm.db.models import Address, Board, BoardStatus, Rating, Seat, User
 from pbm.mail.housekeeping import tick
 from tests.commands.conftest import ALICE, BOB, PW, STRANGER, TROU_GAME, Runner, error, one
 
@@ -43,15 +43,28 @@ def nags(replies: list[Reply]) -> list[Reply]:
     return [r for r in replies if r.subject.startswith("Nag:")]
 
 
+def both_move(run: Runner, days: float = 0) -> None:
+    """alice and bob each make their first move: the board is taken up, alice to move."""
+    move(run, "alice", TROU_GAME[0], days)
+    move(run, "bob", TROU_GAME[1], days)
+
+
+def ratings(run: Runner) -> list[tuple[str, int]]:
+    with run.session() as session:
+        return sorted((r.game, r.rating) for r in session.scalars(select(Rating)))
+
+
 def test_nag_at_day_7_and_14_and_forfeit_at_day_21(players: Runner):
     challenge(players)
+    both_move(players)
     assert housekeep(players, 6.99) == []
     first = one(housekeep(players, 7))
     assert first.subject == "Nag: Trou Board 101 alice"
     assert first.to == (ALICE,)
     assert "alice has not moved for 7 days" in first.body
     assert "If no move is made by 2026-12-22 12:00 UTC (in 14 days)" in first.body
-    assert "Please start the game alice." in first.body  # the board follows
+    assert "alice forfeits the game on time." in first.body
+    assert "It is alice's turn." in first.body  # the board follows
     assert housekeep(players, 7) == []  # once only
     assert housekeep(players, 13.9) == []
     second = one(housekeep(players, 14))
@@ -69,8 +82,45 @@ def test_nag_at_day_7_and_14_and_forfeit_at_day_21(players: Runner):
     board = players.board(101)
     assert board.status == BoardStatus.FINISHED and board.winners == [1]
     assert housekeep(players, 21) == [] and housekeep(players, 40) == []
-    refused = error(move(players, "alice", TROU_GAME[0], 22))
+    refused = error(move(players, "alice", TROU_GAME[2], 22))
     assert "over" in refused.body
+
+
+def test_a_player_who_never_moved_declines_on_time_and_loses_nothing(players: Runner):
+    """A stranger challenged alice and bob; alice never takes the board up. Her time
+    running out declines it (removed, unrated, both told), as resigning would have."""
+    challenge(players)
+    nag = one(housekeep(players, 7))
+    assert nag.subject == "Nag: Trou Board 101 alice"
+    assert "If no move is made by 2026-12-22 12:00 UTC (in 14 days)," in nag.body
+    assert "the board is declined and removed (not rated)," in nag.body
+    assert "as alice has not made a move on it yet." in nag.body
+    assert "forfeits" not in nag.body
+    assert "Please start the game alice." in nag.body
+    one(housekeep(players, 14))
+    final = housekeep(players, 21)
+    assert {r.to for r in final} == {(ALICE,), (BOB,)}
+    for reply in final:
+        assert reply.subject == "Trou Board 101"
+        assert " ".join(reply.body.split()) == (
+            "alice made no move on Trou board 101 in 21 days, so the board is declined and "
+            "has been removed. It is not rated.")
+    board = players.board(101)
+    assert board.status == BoardStatus.DECLINED and board.winners is None
+    assert ratings(players) == []  # nobody rated: not alice's loss, not bob's win
+    assert housekeep(players, 21) == [] and housekeep(players, 40) == []
+    assert "no" in error(move(players, "alice", TROU_GAME[0], 22)).body.lower()
+
+
+def test_the_second_player_declines_on_time_too_before_their_first_move(players: Runner):
+    challenge(players)
+    move(players, "alice", TROU_GAME[0], 0)
+    assert nags(housekeep(players, 7)) != []  # bob's
+    housekeep(players, 14)
+    final = housekeep(players, 21)
+    assert len(final) == 2 and all(r.body.startswith("bob made no move on Trou board 101")
+                                   for r in final)
+    assert players.board(101).status == BoardStatus.DECLINED and ratings(players) == []
 
 
 def test_a_move_starts_the_other_players_clock(players: Runner):
@@ -92,7 +142,7 @@ def test_nobody_forfeits_without_a_nag_after_a_long_outage(players: Runner):
     assert one(housekeep(players, 67)).subject.startswith("Nag:")
     assert housekeep(players, 73.9) == []
     final = housekeep(players, 74)
-    assert len(final) == 2 and all("alice forfeited: no move in 74 days." in r.body
+    assert len(final) == 2 and all("alice made no move on Trou board 101 in 74 days" in r.body
                                    for r in final)
 
 
@@ -152,9 +202,33 @@ def test_per_board_time_limits(players: Runner):
     shown = one(players(BOB, "trou show 101", now=at(0)))
     assert "Time limits: a reminder after 2 days without a move, forfeit after 5 days." \
         in shown.body
-    assert one(housekeep(players, 2)).subject.startswith("Nag:")
-    assert one(housekeep(players, 4)).subject.startswith("Nag:")
-    assert len(housekeep(players, 5)) == 2
+    assert "Limits shorter than the server's apply once every player has moved." in shown.body
+    both_move(players, 0.5)
+    assert housekeep(players, 2.4) == []
+    assert one(housekeep(players, 2.5)).subject.startswith("Nag:")
+    assert one(housekeep(players, 4.5)).subject.startswith("Nag:")
+    final = housekeep(players, 5.5)
+    assert len(final) == 2 and all("alice forfeited: no move in 5 days." in r.body
+                                   for r in final)
+
+
+def test_short_limits_apply_only_once_both_players_have_moved(players: Runner):
+    """`-nagtime=1 -forfeittime=2` from a stranger: until alice and bob have both moved
+    the server's 7 and 21 days apply, and running out of them declines the board."""
+    challenge(players, "-nagtime=1 -forfeittime=2")
+    assert housekeep(players, 1) == [] and housekeep(players, 2) == []  # not 1 and 2 days
+    assert housekeep(players, 6.9) == []
+    assert "(in 14 days)" in one(housekeep(players, 7)).body
+    move(players, "alice", TROU_GAME[0], 8)  # bob, still to make his first move, waits
+    assert housekeep(players, 9) == [] and housekeep(players, 10) == []
+    assert one(housekeep(players, 15)).subject == "Nag: Trou Board 101 bob"
+    move(players, "bob", TROU_GAME[1], 16)  # both have moved: 1 and 2 days from now on
+    assert housekeep(players, 16.9) == []
+    assert "(in 1 day)" in one(housekeep(players, 17)).body
+    final = housekeep(players, 18)
+    assert len(final) == 2 and all("alice forfeited: no move in 2 days." in r.body
+                                   for r in final)
+    assert players.board(101).status == BoardStatus.FINISHED
 
 
 def test_default_limits_are_not_shown(players: Runner):
@@ -222,7 +296,7 @@ def test_a_last_call_unanswered_forfeits(players: Runner):
     housekeep(players, 7)
     housekeep(players, 40)
     final = housekeep(players, 41)
-    assert len(final) == 2 and all("alice forfeited: no move in 41 days." in r.body
+    assert len(final) == 2 and all("alice made no move on Trou board 101 in 41 days" in r.body
                                    for r in final)
 
 

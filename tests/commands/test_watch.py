@@ -233,6 +233,8 @@ def test_a_forfeit_on_time_is_an_ending_too(players):
     start = datetime(2026, 12, 1, 12, 0)
     run(STRANGER, "trou challenge alice bob", now=start)
     run(CAROL, f"trou notify carol {PW['carol']} 101", now=start)
+    for address, userid, text in ((ALICE, "alice", TROU_GAME[0]), (BOB, "bob", TROU_GAME[1])):
+        run(address, f"trou move 101 {userid} {PW[userid]} {text}", now=start)  # taken up
     for days in (7, 14, 21):  # nagged twice first
         report, _ids = tick(run.factory, Config(time=run.time), start + timedelta(days=days))
     (notice,) = ended(report.replies, CAROL)

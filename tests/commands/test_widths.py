@@ -163,16 +163,33 @@ def housekeep(run: Runner, days: float) -> list[tuple[str, Reply]]:
     return [(f"tick after {days} days", reply) for reply in report.replies]
 
 
+def first_moves(run: Runner, word: str, number: int, users: tuple[str, str]) -> None:
+    """Both players of board `number` make their first move (its seed is its id)."""
+    game = registry.get(word)
+    state = game.start(game.parse_options([]), number)
+    rng, moved = random.Random(number), set()
+    while moved != {0, 1}:
+        seat = min(game.to_move(state))
+        text = game.notation(game.random_move(state, seat, rng))
+        userid = users[seat]
+        run(ACCOUNTS[userid][1], f"{word} move {number} {userid} {PW[userid]} {text}")
+        state = game.play(state, seat, game.parse(state, seat, text))
+        moved.add(seat)
+
+
 @pytest.mark.parametrize("word", GAMES)
 def test_nags_last_calls_and_forfeits_fit(players, word):
     got = [(f"{word} challenge", r) for r in players(STRANGER, f"{word} challenge alice bob")]
     got += [(f"{word} challenge", r) for r in players(STRANGER, f"{word} challenge bob alice")]
+    first_moves(players, word, BOARD + 1, ("bob", "alice"))  # board 101 is never taken up
     got += housekeep(players, 7.1) + housekeep(players, 40)  # nags, then last calls
-    got += housekeep(players, 41)  # forfeits
+    got += housekeep(players, 41)  # a forfeit on 102, 101 declined
     subjects = [r.subject for _, r in got]
     assert any(s.startswith("Nag:") for s in subjects), subjects
     assert any("could not look at the clocks" in flat(r.body) for _, r in got)  # last calls
     assert any("forfeited" in r.body for _, r in got)
+    assert any("is declined and has been removed" in flat(r.body) for _, r in got)
+    assert any("declined and removed (not rated)" in flat(r.body) for _, r in got)  # nag
     assert_fits(got)
 
 

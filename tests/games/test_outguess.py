@@ -374,8 +374,7 @@ def test_winning_mid_allotment_needs_no_guess_and_ends_the_turn() -> None:
     assert after.last == LastTurn(WHITE, sq("D2"), 1)
     assert after.reserves == (1, 1)
     assert GAME.to_move(after) == frozenset()
-    # A guess sent anyway is dropped; moves after the winning one are refused.
-    assert GAME.notation(GAME.parse(state, WHITE, "D2xD1, guess A1")) == "D2xD1"
+    # Moves after the winning one are refused (a guess sent anyway: see below).
     assert refused(state, "D2xD1, D1-D2, guess A1") == (
         "Item 2 (`D1-D2`): the game is already won by item 1 (`D2xD1`); leave out everything"
         " after it."
@@ -384,6 +383,32 @@ def test_winning_mid_allotment_needs_no_guess_and_ends_the_turn() -> None:
     assert refused(state, "B2-C2, guess A1") == (
         "Item 2 (`guess A1`) comes after only 1 move, but your allotment this turn is 3 moves;"
         " add 2 more before the guess."
+    )
+
+
+def test_a_guess_after_the_winning_move_is_kept_and_said_to_be_unneeded() -> None:
+    """The ruling: a `guess` written after a winning item is not needed; the winning line is
+    played and the final board says the guess was not used (nothing is dropped silently)."""
+    state = position(NEAR_THE_END, allotment=3, guess="D2", reserves=(1, 0))
+    won = GAME.parse(state, WHITE, "D2xD1, guess A1")
+    assert won == Turn((Step(sq("D2"), sq("D1"), True),), None, sq("A1"))
+    assert GAME.notation(won) == "D2xD1, guess A1"
+    assert GAME.parse(state, WHITE, GAME.notation(won)) == won  # the log replays it
+    after = GAME.play(state, WHITE, won)
+    assert GAME.result(after).winners == {WHITE}
+    assert GAME.result(after).reason == "White reached Black's home row (row 1) on D1."
+    assert GAME.decode(json.loads(json.dumps(GAME.encode(after)))) == after
+    for viewer in (WHITE, BLACK, None):
+        shown = GAME.render(after, viewer)
+        assert "White's `guess A1` after the winning move was not needed:" in shown
+        assert "the game ended with that move, so the guess was not used." in shown
+        assert GAME.move_text(state, WHITE, won, viewer) == "D2xD1, guess A1"
+    # Without a spare guess the final board says nothing of one.
+    plain = GAME.play(state, WHITE, GAME.parse(state, WHITE, "D2xD1"))
+    assert "not needed" not in GAME.render(plain, BLACK)
+    # A guess that is not the last item is still refused, as in any line.
+    assert refused(state, "D2xD1, guess A1, guess B1") == (
+        "Item 2 (`guess A1`): the guess comes last, after all your moves."
     )
 
 

@@ -106,6 +106,8 @@ class OutguessState:
     # kept so that the board picture can highlight them (empty in snapshots made before).
     left: frozenset[int] = frozenset()
     reached: frozenset[int] = frozenset()
+    # A guess the winning line carried after its winning move: not used, and said so.
+    spare_guess: int | None = None
 
     @property
     def guesser(self) -> int:
@@ -307,10 +309,18 @@ def _check_turn(state: OutguessState, items: list[Item]) -> Turn:
     allotment = plural(state.allotment, "move")
     actions: list[Action] = []
     guess: int | None = None
+    spare: int | None = None
     for number, item in enumerate(items, 1):
         if sim.end is not None:
+            if isinstance(item, GuessItem) and number == len(items):
+                # A winning line needs no guess; one sent anyway is kept as not needed
+                # (the final board says so), never dropped in silence.
+                spare = item.square
+                continue
             if isinstance(item, GuessItem):
-                continue  # a winning line needs no guess; one sent anyway is dropped
+                raise IllegalMove(
+                    f"Item {number} (`{item.text}`): the guess comes last, after all your moves."
+                )
             # Only moves come before the guess, so the winning move is item number `done`.
             raise IllegalMove(
                 f"Item {number} (`{item.text}`): the game is already won by item {sim.done}"
@@ -351,7 +361,7 @@ def _check_turn(state: OutguessState, items: list[Item]) -> Turn:
             f"Your line ends after item {len(items)} without a guess: add `guess <square>`"
             f" naming one of {SEATS[sim.opponent]}'s pieces, e.g. `guess {cell_name(target)}`."
         )
-    return Turn(tuple(actions), guess)
+    return Turn(tuple(actions), guess, spare)
 
 
 class Outguess(Game[OutguessState, Turn]):
@@ -399,7 +409,7 @@ class Outguess(Game[OutguessState, Turn]):
             reached=frozenset(action.dst for action in move.actions),
         )
         if sim.end is not None:
-            return replace(after, winner=state.mover, reason=sim.end)
+            return replace(after, winner=state.mover, reason=sim.end, spare_guess=move.spare)
         return replace(after, mover=state.guesser, allotment=1 + sim.count, guess=move.guess)
 
     def notation(self, move: Turn) -> str:
@@ -482,6 +492,7 @@ class Outguess(Game[OutguessState, Turn]):
             "concluded": state.concluded,
             "left": sorted(map(cell_name, state.left)),
             "reached": sorted(map(cell_name, state.reached)),
+            "spare_guess": None if state.spare_guess is None else cell_name(state.spare_guess),
         }
 
     def decode(self, data: Any) -> OutguessState:
@@ -499,6 +510,8 @@ class Outguess(Game[OutguessState, Turn]):
             concluded=data.get("concluded", False),
             left=frozenset(map(_square_named, data.get("left", []))),
             reached=frozenset(map(_square_named, data.get("reached", []))),
+            spare_guess=None if data.get("spare_guess") is None
+            else _square_named(data["spare_guess"]),
         )
 
     # ----- helping --------------------------------------------------------------------
@@ -588,6 +601,10 @@ def status_lines(state: OutguessState, viewer: Viewer) -> list[str]:
             f"Revealed: for that turn {SEATS[1 - last.mover]} had named the piece on"
             f" {cell_name(last.guess)}."
         )
+        if state.spare_guess is not None:
+            lines.append(f"{SEATS[last.mover]}'s `guess {cell_name(state.spare_guess)}` after the"
+                         " winning move was not needed:")
+            lines.append("the game ended with that move, so the guess was not used.")
         return lines
     if state.concluded:
         if state.guess is not None:

@@ -80,15 +80,19 @@ class Turn:
     """A move line: the actions in order, then the guess for the opponent's coming turn.
 
     The first move of the game is a guess alone; a line that ends the game has no guess.
+    `spare` is a guess written after the winning move anyway: not used, but kept (in the
+    notation too), so that the final board can say so rather than drop it silently.
     """
 
     actions: tuple[Action, ...]
     guess: int | None
+    spare: int | None = None
 
     def __str__(self) -> str:
         parts = [str(action) for action in self.actions]
-        if self.guess is not None:
-            parts.append(f"guess {cell_name(self.guess)}")
+        for guess in (self.guess, self.spare):
+            if guess is not None:
+                parts.append(f"guess {cell_name(guess)}")
         return ", ".join(parts)
 
 
@@ -174,7 +178,8 @@ def _item(match: re.Match[str], number: int) -> Item:
 
 def _square(name: str, number: int, text: str) -> int:
     col = COLUMNS.find(name[0].upper())
-    row = int(name[1:])
+    # A row of many digits is no row; int() would refuse more than 4300 of them.
+    row = int(name[1:]) if len(name) <= 3 else 0
     if col < 0 or not 1 <= row <= SIZE:
         raise InvalidMove(
             f"Item {number} (`{text}`): there is no square {name.upper()}; the board runs"

@@ -46,7 +46,8 @@ class Reading(Enum):
 def parse_cell(text: str) -> str | None:
     """The canonical name of a square ('c3' -> 'C3'), or None if it is not on the board."""
     text = text.strip().upper()
-    if len(text) != 2 or text[0] not in COLUMNS or not text[1].isdigit():
+    # Digits 0-9 only: str.isdigit() is also true of '²' and '①', which int() refuses.
+    if len(text) != 2 or text[0] not in COLUMNS or text[1] not in "0123456789":
         return None
     return text if 1 <= int(text[1]) <= SIZE else None
 

@@ -75,9 +75,9 @@ def _parse_coin(state: State, text: str) -> PlaceCoin:
     coin = "head" if state.head is None else "tail"
     cell = parse_cell(text)
     if cell is None:
-        raise InvalidMove(
-            f"Place the {coin} coin by naming one square, e.g. C4; the board runs from A1 to D4."
-        )
+        advice = (f"Place the {coin} coin by naming one square, e.g. C4; "
+                  "the board runs from A1 to D4.")
+        raise InvalidMove(f"'{text}' is not a square. {advice}" if text else advice)
     if cell == state.head:
         raise IllegalMove(
             f"The head coin is already on {cell}; put the tail coin on another square."

@@ -20,7 +20,8 @@ COLOUR_LETTERS = ("R", "B")
 HOLE_MARK = "()"
 EXAMPLE = "3B2"
 
-_MOVE_RE = re.compile(r"^\s*([0-9]+)\s*([A-Za-z])\s*([0-9]+)\s*$")
+# Numbers of a few digits: int() refuses a text of more than 4300 (and no pawn or row has them).
+_MOVE_RE = re.compile(r"^\s*([0-9]{1,6})\s*([A-Za-z])\s*([0-9]{1,6})\s*$")
 
 
 CELLS = GRID.cells
