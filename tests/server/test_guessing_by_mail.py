@@ -5,7 +5,6 @@ right password for a minute (repeated: an hour), whoever sent it."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import subprocess
 import sys
 import time
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import stores
 from tests.server.harness import PbmServer, Received, by_recipient, mail
 from tests.server.players import ALICE, BOB, PLAYERS, signup_both
 
@@ -68,8 +68,9 @@ def forged_guesses(server: PbmServer, run: int = 0) -> list[Received]:
     return server.collect(2 if run else 3)
 
 
-def paused_until(server: PbmServer) -> str | None:
-    with sqlite3.connect(server.database) as db:
+def paused_until(server: PbmServer) -> object:
+    """When alice's pause ends (None: not paused), read from the server's database."""
+    with stores.sql(server.database) as db:
         return db.execute("SELECT password_paused_until FROM users WHERE userid = 'alice'"
                           ).fetchone()[0]
 
@@ -174,7 +175,7 @@ def test_a_guesser_is_throttled_per_sender_and_per_source(tmp_path: Path):
         (refused,) = server.collect(1)
         assert "Too many wrong passwords came from the network address 127.0.0.1" \
             in " ".join(refused.body.split())
-        with sqlite3.connect(server.database) as db:  # the refused ones were not checked
+        with stores.sql(server.database) as db:  # the refused ones were not checked
             assert db.execute("SELECT wrong_passwords FROM users WHERE userid = 'alice'"
                               ).fetchone() == (6,)
 
