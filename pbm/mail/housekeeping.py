@@ -24,6 +24,7 @@ class Done(Report):
 
     replies: list[Reply] = field(default_factory=list)
 
+
 MOST_BATCHES = 1000  # a bound on one step: what is left waits for the next
 
 
