@@ -7,6 +7,9 @@ delivered. The same mails sent to an aiosmtpd server whose handler does nothing 
 ceiling the front door itself allows on this machine, measured in the same run. SQLite keeps
 synchronous=FULL throughout: 250 still means committed to disk.
 
+The servers' own CPU time over the moves (user and system, every thread, from /proc: the
+machine may be shared and noisy, so wall time alone says little) is given per move too.
+
 On PostgreSQL (`database`: a server's URL) the bench makes a scratch database there, runs
 `nodes` servers on it, each on its own port with the connections spread over them, and drops
 the database at the end.
@@ -14,6 +17,7 @@ the database at the end.
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import smtplib
@@ -157,6 +161,24 @@ def _start_server(folder: Path, config: Path | None = None,
     raise RuntimeError("pbm serve did not start: " + log_path.read_text())
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user and system, all threads) process `pid` has used so far; None
+    where /proc does not tell it (not Linux)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            # The fields after the command's name, which is in parentheses and may hold spaces.
+            fields = stat.read().rpartition(")")[2].split()
+    except OSError:
+        return None
+    user, system = int(fields[11]), int(fields[12])  # utime and stime, fields 14 and 15
+    return (user + system) / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_of(servers: list[tuple[subprocess.Popen[bytes], int]]) -> float | None:
+    readings = [cpu_seconds(process.pid) for process, _ in servers]
+    return None if None in readings else sum(r for r in readings if r is not None)
+
+
 @contextmanager
 def scratch_database(server: str | None) -> Iterator[str | None]:
     """A new database on the PostgreSQL server `server` names, dropped afterwards; None
@@ -220,9 +242,11 @@ def run(boards: int = 10, moves_per_board: int = 100, seed: int = 1,
             _send_all(ports[0], setup)
             before = 2 + 2 * boards  # two welcomes, and each new board to both players
             _wait_for(maildir, before)
+            cpu_before = _cpu_of(servers)
             started = time.perf_counter()
             accepted = started + _send_parallel(ports, streams)
             finished = _wait_for(maildir, before + 2 * count)
+            cpu_after = _cpu_of(servers)
             time.sleep(0.5)  # any mail delivered twice would show up by now
             extra = delivered(maildir) - (before + 2 * count)
         finally:
@@ -243,6 +267,9 @@ def run(boards: int = 10, moves_per_board: int = 100, seed: int = 1,
         "null_aiosmtpd_mails_per_second": round(ceiling, 1),
         "ratio_to_null_aiosmtpd": round(served / ceiling, 3),
         "ms_per_move": round(1000 / served, 2),
+        # CPU of the pbm serve processes, not of the bench's own senders or the machine.
+        "server_cpu_ms_per_move": None if cpu_before is None or cpu_after is None
+        else round(1000 * (cpu_after - cpu_before) / count, 2),
         "seconds_to_last_250": round(accepted - started, 2),
         "seconds_to_last_delivery": round(finished - started, 2),
     }

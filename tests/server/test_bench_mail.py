@@ -1,14 +1,16 @@
-"""`pbm bench mail` on PostgreSQL: real nodes on a scratch database, dropped afterwards."""
+"""`pbm bench mail`: on PostgreSQL, real nodes on a scratch database, dropped afterwards; on
+SQLite, the servers' CPU per move."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner
 from sqlalchemy import create_engine, text
 
-from pbm.bench.mail import run
+from pbm.bench.mail import cpu_seconds, run
 from pbm.cli import main
 from tests import pgcluster
 
@@ -47,3 +49,18 @@ def test_several_nodes_need_postgresql():
 def test_the_database_must_be_postgresql():
     result = CliRunner().invoke(main, ["bench", "mail", "--database", "sqlite:///x.sqlite"])
     assert result.exit_code == 2 and "PostgreSQL server's URL" in result.output
+
+
+def test_on_sqlite_the_servers_cpu_per_move_is_counted():
+    """The server's own CPU time (from /proc), the figure issue 23 sets a target on."""
+    figures = run(boards=2, moves_per_board=6)
+    assert figures["database"] == "sqlite" and figures["mails_delivered_twice"] == 0
+    assert figures["server_cpu_ms_per_move"] > 0
+
+
+def test_cpu_seconds_grow_with_the_work_a_process_does():
+    before = cpu_seconds(os.getpid())
+    sum(i * i for i in range(2_000_000))  # some CPU of this process's own
+    after = cpu_seconds(os.getpid())
+    assert before is not None and after is not None and after > before
+    assert cpu_seconds(2**22 + 12345) is None  # no such process: no figure, no crash
