@@ -29,6 +29,9 @@ class Reply:
     # The same mail as an HTML document with the board drawn (views/boardhtml.py); it goes
     # as a text/html alternative after `body`, which stays as it is for programs.
     html: str | None = None
+    # To an address that never asked for mail (a confirmation request, a warning to an
+    # account's owner): one inbound mail causes at most one such (Context.mailed_unasked).
+    unasked: bool = False
 
     def __post_init__(self) -> None:
         # Here, where every mail passes, rather than at each of the places that write one:
@@ -69,6 +72,11 @@ class Context:
     authenticated: bool = False
     authentication_checked: bool = False  # that MTA is named (server.authserv_id)
     source: str = ""  # the network address the mail came from ("" when not known)
+
+    def mailed_unasked(self) -> bool:
+        """Whether this mail already causes a mail to an address that never asked for one.
+        One at most: a sender is forged at will, and fifty lines must not make fifty."""
+        return any(reply.unasked for reply in self.replies)
 
     def answer(self, subject: str, body: str, html: str | None = None) -> None:
         """A reply to whoever sent the command (`html`: the same as an HTML document)."""

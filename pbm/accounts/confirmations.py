@@ -61,15 +61,16 @@ def request(ctx: Context, user: User, row: Address) -> str:
             f"A confirmation request went to {row.address} less than a day ago; to spare that "
             f"address, no other goes there before {when(busy_until)}. Nothing was changed; send "
             "the command again after that.")
-    if any(is_request(reply) for reply in ctx.replies):
+    if ctx.mailed_unasked():
         # One inbound mail, at most one mail to an address that did not write it: else one
         # mail of fifty signups is fifty mails to strangers.
         raise CommandError(
-            f"One mail may cause only one confirmation request (to spare addresses that did "
-            f"not ask for mail), and {row.address} would get a second, so this command was not "
-            "carried out: nothing was changed by it. Send it in a mail of its own, naming at "
-            "most one new address besides the one you write from (an address you write from "
-            "needs no confirmation); add the next one by another mail.")
+            "One mail may cause only one mail to an address that did not write to us (a "
+            "confirmation request, to spare addresses that did not ask for mail), and this "
+            f"one has caused one already, so the request to {row.address} was not sent and "
+            "this command was not carried out: nothing was changed by it. Send it in a mail "
+            "of its own, naming at most one new address besides the one you write from (an "
+            "address you write from needs no confirmation); add the next one by another mail.")
     limit = ctx.limits.confirmations_per_sender_per_day
     allowed = rates.take(ctx.session, f"confirms-from:{ctx.sender}", limit, rates.DAY, now)
     if not allowed.allowed:
@@ -100,11 +101,6 @@ def _expired(row: Address, now: datetime) -> bool:
     return row.confirm_sent_at is None or now >= row.confirm_sent_at + VALID_FOR
 
 
-def is_request(reply: Reply) -> bool:
-    """Whether `reply` is a confirmation request (to an address that has not confirmed)."""
-    return reply.kind == "notice" and reply.subject == REQUEST_SUBJECT
-
-
 def _request_mail(ctx: Context, user: User, address: str, token: str) -> Reply:
     asker = ctx.sender or "the operator"
     # The command is never the first line: a program that mails the text back whole (an
@@ -121,7 +117,7 @@ def _request_mail(ctx: Context, user: User, address: str, token: str) -> Reply:
         "If it was not you, ignore this mail; that is safe: nothing more will be sent to "
         "this address unless it is confirmed, and no other request comes here for a day.\n"
     )
-    return Reply((address,), REQUEST_SUBJECT, body, "notice")
+    return Reply((address,), REQUEST_SUBJECT, body, "notice", unasked=True)
 
 
 def confirm(ctx: Context, token: str) -> Address:

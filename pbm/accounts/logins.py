@@ -127,14 +127,6 @@ def record_failures(ctx: Context) -> None:
     ctx.unrecorded_failures.clear()
 
 
-def _mailed_others(ctx: Context) -> bool:
-    """Whether this mail already causes a notice to an address other than its sender's: one
-    inbound mail makes at most one such mail (a forged sender must not make us a cannon)."""
-    sender = ctx.sender.lower()
-    return any(reply.kind == "notice" and any(to.lower() != sender for to in reply.to)
-               for reply in ctx.replies)
-
-
 def _tell_owner(ctx: Context, user: User) -> None:
     """Mail the owner that the account is paused: at most once a day per account, at most
     one such mail per inbound mail, and never about the owner's own mistyping (the answers
@@ -144,7 +136,7 @@ def _tell_owner(ctx: Context, user: User) -> None:
         return
     sender = ctx.sender.lower()
     to = tuple(a for a in addresses_of(user) if a != sender)  # the sender has its answer
-    if not to or _mailed_others(ctx):
+    if not to or ctx.mailed_unasked():
         return  # another day's, or another mail's, notice tells the owner
     if not rates.take(ctx.session, notice_key(user.userid), 1, rates.DAY, ctx.now).allowed:
         return
@@ -179,4 +171,5 @@ def _tell_owner(ctx: Context, user: User) -> None:
         "comes from and the network it is sent from. Nothing else needs doing.\n\n"
         "This is the only such notice today, however long the guessing goes on.\n"
     )
-    ctx.replies.append(Reply(to, f"pbm: wrong passwords for {user.userid}", body, "notice"))
+    ctx.replies.append(Reply(to, f"pbm: wrong passwords for {user.userid}", body, "notice",
+                             unasked=True))

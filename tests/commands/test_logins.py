@@ -103,6 +103,26 @@ def test_the_owner_is_told_once_when_a_pause_begins(players):
     assert_never_echoed(notices, *(f"guess{i}" for i in range(9)))
 
 
+def test_one_mail_makes_one_mail_to_an_address_that_did_not_write_whatever_its_kind(players):
+    """A guesser's mail that pauses an account (its owner is warned) gets no confirmation
+    request sent to a stranger as well: one unasked mail per inbound mail, of any kind."""
+    run = players
+    start_trou(run)
+    for attempt in range(LIMITS.wrong_passwords_before_pause):  # free ones, no pause yet
+        showas(run, f"guess{attempt}")
+    replies = in_one_mail(run, GUESSER, [
+        "trou showas alice guess-last",  # the wrong password that begins the pause
+        "signup vic0 Pa55word victim0@third.example",
+    ])
+    unasked = [r for r in replies if r.unasked]
+    assert [r.subject for r in unasked] == ["pbm: wrong passwords for alice"]
+    assert not any(to.endswith("@third.example") for r in replies for to in r.to)
+    refusal = " ".join(replies[-1].body.split())
+    assert "One mail may cause only one mail to an address that did not write to us" in refusal
+    assert "the request to victim0@third.example was not sent" in refusal
+    assert run.user("vic0") is None
+
+
 def test_each_wrong_password_after_a_pause_doubles_it(players):
     run = players
     pauses = []

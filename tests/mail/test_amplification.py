@@ -221,7 +221,8 @@ def test_one_mail_causes_at_most_one_mail_to_a_stranger(tmp_path):
     assert request.recipient == f"victim0@{THIRD}"
     assert request.subject == "pbm: please confirm this address"
     (answer,) = [row for row in rows if row.recipient == "attacker@forged.example"]
-    assert "One mail may cause only one confirmation request" in " ".join(body_of(answer).split())
+    assert "One mail may cause only one mail to an address that did not write" in \
+        " ".join(body_of(answer).split())
     with store.factory() as session:
         from pbm.db.models import User
 
