@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ipaddress
 from email.message import Message
-from email.utils import getaddresses
 
 import authres
 
@@ -23,15 +22,16 @@ MAX_HEADER_CHARS = 2048
 IPV6_PREFIX = 64  # one IPv6 host has a /64 to choose addresses from
 
 
-def vouched(message: Message, sender: str, authserv_id: str) -> bool:
+def vouched(message: Message, sender: str, author: str, authserv_id: str) -> bool:
     """Whether the operator's MTA (its header named `authserv_id`) says DKIM or SPF passed for
-    the domain of the mail's From: address, and that address is `sender`, the one replies
-    go to (so a Reply-To elsewhere is not vouched for). Strict alignment: the DKIM signing
+    the domain of the mail's From: address `author` (as mail/inbound.py reads it: "" unless
+    there is exactly one, and plain), and that address is `sender`, the one replies go to (so
+    a Reply-To elsewhere is not vouched for). Strict alignment: the DKIM signing
     domain (header.d) or the SPF envelope domain (smtp.mailfrom) is the From: domain itself.
 
     The trust is in the domain, not the person: a provider that lets its users send with
     each other's From: addresses lets them pass for each other here too."""
-    if not authserv_id or not sender or _from_address(message) != sender:
+    if not authserv_id or not sender or author != sender:
         return False
     domain = _domain(sender)
     wanted = authserv_id.strip().lower()
@@ -71,19 +71,6 @@ def source(peer: str, relay_networks: tuple[str, ...]) -> str:
     if isinstance(address, ipaddress.IPv6Address):
         return str(ipaddress.ip_network(f"{address}/{IPV6_PREFIX}", strict=False))
     return str(address)
-
-
-def _from_address(message: Message) -> str:
-    """The one address of the From: header, lower case; "" for none or several."""
-    values = [str(value) for name, value in message.raw_items() if name.lower() == "from"]
-    if len(values) != 1:
-        return ""
-    try:
-        pairs = getaddresses(values)
-    except Exception:  # RecursionError on nested comments, among others
-        return ""
-    addresses = [address for _name, address in pairs if address]
-    return addresses[0].lower() if len(addresses) == 1 else ""
 
 
 def _property(result: authres.core.AuthenticationResult, kind: str, name: str) -> str:

@@ -130,7 +130,7 @@ def read(raw: bytes, envelope_from: str = "", limits: LimitSettings = LimitSetti
         references=" ".join(_msg_ids(_raw_value(message, "References"))[-MAX_REFERENCES:]),
         in_reply_to=_msg_id(_raw_value(message, "In-Reply-To")),
         message_key=key_of(raw_id, raw),
-        authenticated=authenticity.vouched(message, sender, authserv_id),
+        authenticated=authenticity.vouched(message, sender, _author(message), authserv_id),
     )
 
 
@@ -184,8 +184,16 @@ def _sender(message: Message, envelope_from: str) -> str:
     return candidate.lower() if _plain(candidate) else ""
 
 
-def _address(value: str | None) -> str | None:
-    """The first address of an address header, lower-cased, when it is plain."""
+def _author(message: Message) -> str:
+    """The plain address of the mail's one From: header; "" for none, several, or one that
+    is not plain (two authors, or a display name's tricks, are vouched for by nobody)."""
+    values = message.get_all("From") or []
+    return (_address(_raw_value(message, "From"), alone=True) or "") if len(values) == 1 else ""
+
+
+def _address(value: str | None, alone: bool = False) -> str | None:
+    """The first address of an address header, lower-cased, when it is plain (`alone`: and
+    the header names no other)."""
     value = (value or "").strip()
     if _plain(value):  # the common case, quickly
         return value.lower()
@@ -195,7 +203,7 @@ def _address(value: str | None) -> str | None:
         mailboxes = get_address_list(value)[0].all_mailboxes
     except Exception:  # RecursionError on nested comments, among others
         return None
-    if not mailboxes or mailboxes[0].token_type != "mailbox":
+    if not mailboxes or mailboxes[0].token_type != "mailbox" or (alone and len(mailboxes) > 1):
         return None
     first = mailboxes[0]
     address = f"{first.local_part}@{first.domain}"
