@@ -130,7 +130,8 @@ def read(raw: bytes, envelope_from: str = "", limits: LimitSettings = LimitSetti
         references=" ".join(_msg_ids(_raw_value(message, "References"))[-MAX_REFERENCES:]),
         in_reply_to=_msg_id(_raw_value(message, "In-Reply-To")),
         message_key=key_of(raw_id, raw),
-        authenticated=authenticity.vouched(message, sender, _author(message), authserv_id),
+        authenticated=bool(authserv_id)
+        and authenticity.vouched(message, sender, _author(message), authserv_id),
     )
 
 
