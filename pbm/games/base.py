@@ -32,11 +32,14 @@ class Picture(Protocol):
     state and the viewer, in a module of its own beside the rules (`registry.picture()`
     finds it), so the rules never import it and a mail without HTML never loads it.
 
-    It returns a fragment (no <html> or <body>) with inline CSS only: no script, no images,
-    no fonts, no links to anything outside the mail; at most PICTURE_WIDTH pixels wide so it
-    fits a phone. It shows no more than render() shows this viewer, and highlights the last
-    move. Every cell carries data-cell="<its name>" (as in move notation), so tests and
-    tools can find it. A game with no picture has plain-text mails."""
+    It returns a fragment (no <html> or <body>): no script, no images, no fonts, no links
+    to anything outside the mail; at most PICTURE_WIDTH pixels wide so it fits a phone. Its
+    looks are the classes of the module's SHEET (games/kit.py), which the mail writes once
+    in its <style> block (a picture with inline styles and no SHEET works too, heavier). It
+    shows no more than render() shows this viewer, and highlights the last move. Every cell
+    carries data-cell="<its name>" (as in move notation), so tests and tools can find it,
+    unless the game says how its cells are found instead (Loophole: by their place in a
+    row). A game with no picture has plain-text mails."""
 
     def __call__(self, state: Any, viewer: Viewer, /) -> str: ...
 

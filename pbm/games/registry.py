@@ -89,6 +89,19 @@ def picture(name: str) -> Picture | None:
     return drawing
 
 
+@cache
+def picture_style(name: str) -> str:
+    """The class rules the game's picture draws with (its module's SHEET, games/kit.py), as
+    a mail's <style> block holds them; '' for a picture with inline styles, or none."""
+    if picture(name) is None:
+        return ""
+    target = PICTURES.get(name) or next(
+        ep.value for ep in entry_points(group=PICTURE_ENTRY_POINT_GROUP)
+        if ep.name.lower() == name)
+    sheet = getattr(importlib.import_module(target.partition(":")[0]), "SHEET", None)
+    return "" if sheet is None else str(sheet.css())
+
+
 def canonical(word: str) -> str | None:
     """The canonical game name for a command word or alias, or None if it names no game."""
     word = word.lower()

@@ -68,8 +68,8 @@ def compose_with_id(reply: Reply, recipient: str, server: ServerSettings,
 def alternative(body: bytes, plain: list[str], html: str) -> bytes:
     """A multipart/alternative of the encoded text part (`plain`: its headers) and `html`,
     from its Content-Type header on. The text part's bytes are exactly the plain mail's."""
-    document = _quoted_printable(html)
-    boundary = _boundary(body)
+    document, encoding = _html_part(html)
+    boundary = _boundary(body, document)
     delimiter = b"--" + boundary.encode("ascii")
     # The CRLF before a delimiter belongs to it (RFC 2046 5.1.1): each part keeps its own
     # last line ending only with one more in front of the delimiter.
@@ -79,26 +79,40 @@ def alternative(body: bytes, plain: list[str], html: str) -> bytes:
         delimiter, b"\r\n", (CRLF.join(plain) + CRLF + CRLF).encode("ascii"), body,
         b"\r\n", delimiter, b"\r\n",
         b'Content-Type: text/html; charset="utf-8"\r\n'
-        b"Content-Transfer-Encoding: quoted-printable\r\n\r\n", document,
+        b"Content-Transfer-Encoding: " + encoding + b"\r\n\r\n", document,
         b"\r\n", delimiter, b"--\r\n",
     ))
 
 
 @functools.lru_cache(maxsize=16)
-def _quoted_printable(html: str) -> bytes:
-    """The HTML part's body. Remembered: the spectators of a board share one document, and
-    compose() runs once per address (a str caches its hash, so a lookup costs little)."""
-    return binascii.b2a_qp(_crlf(html).encode("utf-8", "replace"), istext=True)
+def _html_part(html: str) -> tuple[bytes, bytes]:
+    """The HTML part's body and its transfer encoding. What is not ASCII is written as
+    character references (a browser reads them as the characters), so a document in short
+    lines, as board mails are (games/kit.py), goes as it is: 7bit, no quoted-printable
+    (which a raw board mail's '=' signs and soft breaks made a third bigger). Remembered:
+    the spectators of a board share one document, and compose() runs once per address."""
+    data = _crlf(html).encode("ascii", "xmlcharrefreplace")
+    if _seven_bit(data):
+        return data, b"7bit"
+    return binascii.b2a_qp(data, istext=True), b"quoted-printable"  # it breaks long lines
 
 
-def _boundary(text: bytes) -> str:
-    """A boundary found in neither part. Quoted-printable never holds '=_' (every '=' is
-    followed by hex digits or a line break), so only a 7bit text part (a player's comment)
-    could hold it, and not this digest of its own bytes."""
-    digest = hashlib.blake2b(text, digest_size=12)
+def _seven_bit(data: bytes) -> bool:
+    """ASCII without NUL in lines of at most MAX_LINE bytes (RFC 2045 2.7)."""
+    return data.isascii() and b"\0" not in data and \
+        max(map(len, data.split(b"\r\n"))) <= MAX_LINE
+
+
+def _boundary(*parts: bytes) -> str:
+    """A boundary found in no part. Quoted-printable never holds '=_' (every '=' is followed
+    by hex digits or a line break), so only a 7bit part (a player's comment, in the text or
+    in the document) could hold it, and not this digest of their own bytes."""
+    digest = hashlib.blake2b(digest_size=12)
+    for part in parts:
+        digest.update(part)
     while True:
         boundary = "=_pbm_" + digest.hexdigest()
-        if boundary.encode("ascii") not in text:
+        if not any(boundary.encode("ascii") in part for part in parts):
             return boundary
         digest.update(b"again")  # a collision cannot happen by chance; keep it impossible
 
@@ -124,8 +138,7 @@ def encode_body(text: str) -> tuple[bytes, str, str]:
     player's comment with a 5,000-character line or an umlaut, as quoted-printable UTF-8,
     which keeps a board readable in the raw mail where base64 would not."""
     data = _crlf(text).encode("utf-8", "replace")  # "replace": a lone surrogate cannot be sent
-    if data.isascii() and b"\0" not in data and \
-            max(map(len, data.split(b"\r\n"))) <= MAX_LINE:
+    if _seven_bit(data):
         return data, "us-ascii", "7bit"
     return binascii.b2a_qp(data, istext=True), "utf-8", "quoted-printable"
 

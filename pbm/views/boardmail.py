@@ -128,8 +128,9 @@ class BoardPage:
     def text(self) -> str:
         return f"{self.head}\n\n{self.rest}\n"
 
-    def html(self, picture: str) -> str:
-        return boardhtml.document(self.head, picture, self.rest)
+    def html(self, picture: str, style: str = "") -> str:
+        """The HTML part around `picture`, whose classes `style` declares."""
+        return boardhtml.document(self.head, picture, self.rest, style)
 
     def after(self, lines: str) -> BoardPage:
         """The page with `lines` (a nag's words, say) above its head."""
@@ -212,7 +213,9 @@ class Pictures:
         """The text of `page` and, when the reader takes HTML and there is a picture, its
         HTML."""
         picture = self.of(viewer) if html else None
-        return page.text(), None if picture is None else page.html(picture)
+        if picture is None:
+            return page.text(), None
+        return page.text(), page.html(picture, registry.picture_style(self.game.info.name))
 
 
 def wants_html(ctx: Context, address: str) -> bool:

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from pbm.games.base import PICTURE_WIDTH
+from tests.games.pictures import used_rules
 
 
 def page(fragment: str, width: int = PICTURE_WIDTH) -> str:
-    """A whole HTML page holding `fragment` in a body `width` pixels wide, white, no margin."""
+    """A whole HTML page holding `fragment` in a body `width` pixels wide, white, no margin,
+    with the rules of the classes it uses in its head, in their sheets' order, as a mail
+    has them."""
+    style = used_rules(fragment)
     return ('<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>pbm picture</title>'
+            f"\n<style>\n{style}</style>\n"
             f'</head>\n<body style="margin:0;width:{width}px;background:#ffffff">\n'
             f"{fragment}\n</body></html>\n")

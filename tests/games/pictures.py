@@ -16,23 +16,103 @@ UNSAFE = re.compile(r"<script|<img|<link|<style|<svg|<iframe|url\(|https?:|@impo
 
 
 def drawn(game: AnyGame, state: Any, viewer: Viewer) -> str:
-    """The game's picture of `state` for `viewer`, as a board mail asks the registry for it."""
+    """The game's picture of `state` for `viewer`, as a board mail asks the registry for it;
+    Loophole's cells named by their place, as its draw() says a tool finds them."""
     draw = registry.picture(game.info.name)
     assert draw is not None, f"{game.info.name} draws no picture"
-    return draw(state, viewer)
+    html = draw(state, viewer)
+    return loophole_named(html) if game.info.name == "loophole" else html
+
+
+_ROW_TABLE = re.compile(r'(<table[^>]* data-row="(\d+)"[^>]*>)(.*?)</table>', re.S)
+_TD = re.compile(r"<td\b")
+
+
+def loophole_named(html: str) -> str:
+    """Loophole's picture with data-cell on each cell: the i-th cell of the table whose
+    data-row is N is column i of row N; the rules' windows are no cells."""
+    from pbm.games.loophole.board import COLUMNS, SIZE, WINDOW_OF, cell_name
+
+    def name_row(found: re.Match[str]) -> str:
+        r = int(found.group(2)) - 1
+        at = iter(range(r * SIZE, (r + 1) * SIZE))
+
+        def name(_td: re.Match[str]) -> str:
+            cell = next(at)
+            return "<td" if cell in WINDOW_OF else f'<td data-cell="{cell_name(cell)}"'
+
+        inside = _TD.sub(name, found.group(3))
+        assert next(at, None) is None and len(COLUMNS) == SIZE, "a row of the wrong length"
+        return found.group(1) + inside + "</table>"
+
+    return _ROW_TABLE.sub(name_row, html)
+
+
+_CLASS = re.compile(r' class="([^"]*)"')
+
+
+def looks(html: str) -> str:
+    """`html` with each element's classes written out as its inline style (the rules of
+    games/kit.py's sheets, in their order), so a test can read what colour a cell is."""
+    from pbm.games.kit import rules
+
+    known = rules()
+
+    def inline(found: re.Match[str]) -> str:
+        names = found.group(1).split()
+        missing = [name for name in names if name not in known]
+        assert not missing, f"classes no sheet declares: {missing}"
+        return ' style="' + ";".join(known[name] for name in names) + '"'
+
+    return _CLASS.sub(inline, html)
+
+
+def used_rules(fragment: str) -> str:
+    """The rules of the classes `fragment` uses, one a line, in their sheets' order, as a
+    mail's <style> block has them."""
+    from pbm.games.kit import rules
+
+    used = {name for names in _CLASS.findall(fragment) for name in names.split()}
+    return "".join(f".{name}{{{rule}}}\n" for name, rule in rules().items() if name in used)
 
 
 def page(fragment: str) -> str:
     """The smallest mail-like page around a picture, as a browser test loads it."""
-    return ('<!DOCTYPE html><html><head><meta charset="utf-8"></head>'
+    return ('<!DOCTYPE html><html><head><meta charset="utf-8">'
+            f"<style>\n{used_rules(fragment)}</style>\n</head>"
             f'<body style="margin:8px;background:#ffffff">{fragment}</body></html>')
 
 
 def assert_mail_safe(html: str) -> None:
-    """No script, image, style sheet or address outside the mail; inline styles only."""
+    """No script, image, style sheet or address outside the mail; a fragment whose classes
+    its sheets declare (the mail writes their rules in its head)."""
     found = UNSAFE.search(html)
     assert found is None, f"not safe in a mail: {found.group()!r}"
     assert "<html" not in html and "<body" not in html, "a fragment, not a page"
+    looks(html)
+
+
+EXTERNAL = re.compile(r"<script|<img|<link|<svg|<iframe|url\(|https?:|@import|\bon\w+=",
+                      re.IGNORECASE)
+SHEET_BLOCK = re.compile(r"<head>.*<style>\n(?P<rules>.*?)</style>\n</head>", re.S)
+RULE_LINE = re.compile(r"\.[a-z][a-z0-9]*\{[^{}<>@]*\}")
+MAX_LINE = 998
+
+
+def assert_document_safe(html: str) -> None:
+    """A whole mail document: nothing run, fetched or linked; one <style> block, in the
+    head, of class rules alone (one a line); no line past MAX_LINE bytes as mailed (with
+    character references for what is not ASCII)."""
+    found = EXTERNAL.search(html)
+    assert found is None, f"not safe in a mail: {found.group()!r}"
+    assert html.lower().count("<style") == 1, "not one <style> block"
+    sheet = SHEET_BLOCK.search(html)
+    assert sheet is not None, "the <style> block is not the end of the document's head"
+    for line in sheet.group("rules").splitlines():
+        assert RULE_LINE.fullmatch(line), f"not a class rule: {line[:80]!r}"
+    mailed = html.encode("ascii", "xmlcharrefreplace")
+    longest = max(map(len, mailed.split(b"\n")))
+    assert longest <= MAX_LINE, f"a line of {longest} bytes"
 
 
 class _Cells(HTMLParser):
@@ -67,6 +147,6 @@ class _Cells(HTMLParser):
 
 
 def cells(html: str) -> dict[str, str]:
-    """data-cell name -> that cell's HTML, its own tags included; every tag must be closed
-    in order."""
-    return _Cells(html).cells
+    """data-cell name -> that cell's HTML, its own tags included and its classes written
+    out as inline styles (looks()); every tag must be closed in order."""
+    return _Cells(looks(html)).cells

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from pbm.games.base import Viewer
 from pbm.games.kit import (
+    BARE,
     BOARD,
     DARK,
     LAST,
     LIGHT,
     OUTLINE,
+    Sheet,
     caption,
-    cell,
     css,
     frame,
     label,
@@ -41,13 +42,18 @@ ROW_WIDTH = SIZE * PITCH + GAP
 
 
 def draw(state: LoopholeState, viewer: Viewer) -> str:
-    """The board with its stones, windows, edges and labels, the last stone ringed."""
+    """The board with its stones, windows, edges and labels, the last stone ringed.
+
+    Its cells carry no data-cell: on 343 cells the names alone would double a lean mail.
+    A cell is found by its place instead: the i-th cell of the table whose data-row is N
+    is column COLUMNS[i] of row N (windows included, as cells of no class but lo).
+    """
     # Loophole hides nothing: every viewer sees the same picture. Every board mail draws
     # one, so all that does not depend on the position was built once, below.
     cells, last = state.cells, state.last
     lines = [_TOP]
     for r, (before, after) in enumerate(_ROW_ENDS):
-        spots = "".join(_CELL[cells[at]][at] if at != last else _LAST_CELL[cells[at]][at]
+        spots = "".join(_CELL[cells[at]] if at != last else _LAST_CELL[cells[at]]
                         for at in range(r * SIZE, (r + 1) * SIZE))
         lines.append(before + spots + after)
     lines.append(_BOTTOM)
@@ -55,61 +61,19 @@ def draw(state: LoopholeState, viewer: Viewer) -> str:
     return frame(board + caption(_caption_lines(state)))
 
 
-def _line(shift_of_row: int, cells: list[str]) -> str:
-    """One line of the picture, shifted like board row `shift_of_row`, left-aligned."""
-    shift = [spacer(SHIFT * shift_of_row)] if shift_of_row else []
-    return table([row(shift + cells)], css(margin=0))
-
-
-def _letters(board_row: int) -> str:
-    """Column letters over (or under) the board row they label."""
-    letters = [label(letter, PITCH, 12) for letter in COLUMNS]
-    return _line(board_row, [spacer(NUMBER_WIDTH + EDGE_WIDTH + GAP), *letters])
-
-
-def _black_edge(board_row: int) -> str:
-    """Black's edge: a dark strip along the top (or bottom) row."""
-    strip = spacer(ROW_WIDTH, EDGE_WIDTH, DARK)
-    return _line(board_row, [spacer(NUMBER_WIDTH + EDGE_WIDTH, EDGE_WIDTH), strip])
-
-
-def _white_edge() -> str:
-    """A piece of White's left or right edge, beside one row."""
-    style = css(width=EDGE_WIDTH - 2, height=SPOT, padding=0, background=LIGHT,
-                border_left=f"1px solid {OUTLINE}", border_right=f"1px solid {OUTLINE}")
-    return f'<td style="{style}"></td>'
-
-
-def _row_ends(r: int) -> tuple[str, str]:
-    """What comes before and after the cells of board row `r`: its shift, number and edges."""
-    number = label(str(r + 1), NUMBER_WIDTH, SPOT, align="right")
-    # The cells' own table keeps a gap between spots, so that round spots do not touch.
-    marker = "\0"
-    spots = table([row([marker])],
-                  css(margin=0, border_collapse="separate", border_spacing=f"{GAP}px 0"))
-    line = _line(r, [number, _white_edge(), f'<td style="padding:0">{spots}</td>',
-                     _white_edge()])
-    before, after = line.split(marker)
-    return before, after
-
-
-def _cell(code: int, at: int, last: bool) -> str:
-    """A cell drawn as a round spot: wood when empty, else the stone; nothing for a window.
-
-    Every byte here counts 343 times (some clients clip a mail's HTML past about 100 KB),
-    so the cell itself is the spot: no element inside it.
-    """
-    if code == HOLE:
-        # Window cells do not exist: no cell, no wood, only the page showing through.
-        return f'<td style="{_size(SPOT)}"></td>'
-    if code == EMPTY:
-        return cell(cell_name(at), "", f"{_size(SPOT)};{css(background=BOARD)}")
-    fill = DARK if code == BLACK else LIGHT
-    ring, width = (LAST, 2) if last else (OUTLINE, 1) if code != BLACK else (None, 0)
-    style = f"{_size(SPOT - 2 * width)};{css(background=fill)}"
-    if ring:
-        style += f";border:{width}px solid {ring}"
-    return cell(cell_name(at), "", style)
+SHEET = Sheet("l")
+_LINE = SHEET.rule("r", css(margin=0))  # a line of the picture, left-aligned
+_LETTER = SHEET.label("a", PITCH, 12)
+_NUMBER = SHEET.label("n", NUMBER_WIDTH, SPOT, align="right")
+_BEFORE_LETTERS = SHEET.spacer("m", NUMBER_WIDTH + EDGE_WIDTH + GAP)
+_BEFORE_EDGE = SHEET.spacer("k", NUMBER_WIDTH + EDGE_WIDTH, EDGE_WIDTH)
+_BLACK_EDGE = SHEET.spacer("s", ROW_WIDTH, EDGE_WIDTH, DARK)
+_WHITE_EDGE = SHEET.rule("x", css(width=EDGE_WIDTH - 2, height=SPOT, padding=0,
+                                  background=LIGHT, border_left=f"1px solid {OUTLINE}",
+                                  border_right=f"1px solid {OUTLINE}"))
+# The cells' own table keeps a gap between spots, so that round spots do not touch.
+_SPOTS = SHEET.rule("g", css(margin=0, border_collapse="separate",
+                             border_spacing=f"{GAP}px 0"))
 
 
 def _size(inner: int) -> str:
@@ -117,11 +81,63 @@ def _size(inner: int) -> str:
     return css(width=inner, height=inner, padding=0, border_radius="50%")
 
 
-# Every cell's HTML for every code it can hold (EMPTY, BLACK, WHITE, HOLE), with and
-# without the last-stone ring: drawing a board is then only picking strings.
-_CODES = (EMPTY, BLACK, WHITE, HOLE)
-_CELL = {code: [_cell(code, at, False) for at in range(SIZE * SIZE)] for code in _CODES}
-_LAST_CELL = {code: [_cell(code, at, True) for at in range(SIZE * SIZE)] for code in _CODES}
+def _stone(fill: str, ring: str | None, width: int) -> str:
+    style = f"{_size(SPOT - 2 * width)};{css(background=fill)}"
+    return style + (f";border:{width}px solid {ring}" if ring else "")
+
+
+# A cell is a round spot: wood when empty, else the stone; a window's cell is only the
+# page showing through. Every byte of a cell counts 343 times, so the cell itself is the
+# spot: no element inside it, and nothing on it but its class.
+_LOOKS = {
+    EMPTY: SHEET.rule("e", f"{_size(SPOT)};{css(background=BOARD)}"),
+    BLACK: SHEET.rule("b", _stone(DARK, None, 0)),
+    WHITE: SHEET.rule("w", _stone(LIGHT, OUTLINE, 1)),
+    HOLE: SHEET.rule("o", _size(SPOT)),
+}
+_LAST_LOOKS = {
+    BLACK: SHEET.rule("p", _stone(DARK, LAST, 2)),
+    WHITE: SHEET.rule("q", _stone(LIGHT, LAST, 2)),
+}
+
+
+def _line(shift_of_row: int, cells: list[str]) -> str:
+    """One line of the picture, shifted like board row `shift_of_row`, left-aligned (the
+    shift is the one width a line has of its own, so it stays on the spacer)."""
+    shift = [f'<td class="{_SHIFT}" style="{css(width=SHIFT * shift_of_row)};'
+             f'{css(min_width=SHIFT * shift_of_row)}"></td>'] if shift_of_row else []
+    return table([row(shift + cells)], _LINE)
+
+
+_SHIFT = SHEET.rule("h", css(height=1, padding=0, background="transparent", font_size=0,
+                             line_height=0))
+
+
+def _letters(board_row: int) -> str:
+    """Column letters over (or under) the board row they label."""
+    return _line(board_row, [spacer(_BEFORE_LETTERS), *(label(c, _LETTER) for c in COLUMNS)])
+
+
+def _black_edge(board_row: int) -> str:
+    """Black's edge: a dark strip along the top (or bottom) row."""
+    return _line(board_row, [spacer(_BEFORE_EDGE), spacer(_BLACK_EDGE)])
+
+
+def _row_ends(r: int) -> tuple[str, str]:
+    """What comes before and after the cells of board row `r`: its shift, number and edges."""
+    marker = "\0"
+    spots = (f'<table role="presentation" class="{_SPOTS}" data-row="{r + 1}">'
+             + row([marker]).rstrip("\n") + "</table>")
+    edge = f'<td class="{_WHITE_EDGE}"></td>'
+    line = _line(r, [label(str(r + 1), _NUMBER), edge, f'<td class="{BARE}">{spots}</td>',
+                     edge])
+    before, after = line.split(marker)
+    return before, after
+
+
+_CELL = {code: f'<td class="{look}"></td>' for code, look in _LOOKS.items()}
+_LAST_CELL = {**_CELL, **{code: f'<td class="{look}"></td>' for code, look in
+                          _LAST_LOOKS.items()}}
 _ROW_ENDS = [_row_ends(r) for r in range(SIZE)]
 _TOP = _letters(0) + _black_edge(0)
 _BOTTOM = _black_edge(SIZE - 1) + _letters(SIZE - 1)
