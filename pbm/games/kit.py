@@ -35,9 +35,12 @@ FONT = "font-family:Verdana,Arial,sans-serif"
 
 def css(**props: str | int) -> str:
     """Style text from keyword arguments: css(border_radius="50%") -> 'border-radius:50%'.
-    A number is taken as pixels."""
-    return ";".join(f"{name.replace('_', '-')}:{value}px" if isinstance(value, int)
-                    else f"{name.replace('_', '-')}:{value}" for name, value in props.items())
+    A number is taken as pixels (0 needs no unit)."""
+    return ";".join(f"{name.replace('_', '-')}:{_length(value)}" for name, value in props.items())
+
+
+def _length(value: str | int) -> str:
+    return value if isinstance(value, str) else f"{value}px" if value else "0"
 
 
 # ----- the style sheet -----------------------------------------------------------------------

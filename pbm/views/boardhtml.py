@@ -8,6 +8,7 @@ sheet, games/kit.py), no script, nothing fetched.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from html import escape
 
@@ -30,6 +31,8 @@ _PRE = MAIL.rule("x", ";".join((
     css(line_height="1.25", white_space="pre", overflow_x="auto", margin="10px 0",
         color=TEXT))))
 _STYLE_START, _STYLE_END = "<style>\n", "</style>\n"
+# The classes an element names: quoted, or one word unquoted (Loophole's cells).
+_CLASSES = re.compile(r' class="?([a-z][a-z0-9 ]*)')
 
 
 def document(head: str, picture: str, rest: str, style: str = "") -> str:
@@ -76,11 +79,13 @@ def combined(intro: str, answers: Iterable[tuple[str, str, str | None]],
 
 def _page(text: str, inside: str, styles: list[str]) -> str:
     """The document around `inside`, titled by the first line of `text`, with the rules
-    of `styles` (each a sheet's css(): the kit's own rules come first in each, and a rule
-    is written once)."""
+    of `styles` (each a sheet's css(): the kit's own rules come first in each) that
+    `inside` uses, each written once."""
     title = _text(text.split("\n", 1)[0])
+    used = {_BODY, *(name for names in _CLASSES.findall(inside) for name in names.split())}
     lines = dict.fromkeys(line for style in [MAIL.css(), *styles]
-                          for line in style.splitlines(keepends=True))
+                          for line in style.splitlines(keepends=True)
+                          if line[1:line.find("{")] in used)
     return (f"{START}<title>{title}</title>\n{_STYLE_START}{''.join(lines)}{_STYLE_END}"
             f'</head>\n<body class="{_BODY}">\n{inside}</body></html>\n')
 

@@ -16,39 +16,42 @@ UNSAFE = re.compile(r"<script|<img|<link|<style|<svg|<iframe|url\(|https?:|@impo
 
 
 def drawn(game: AnyGame, state: Any, viewer: Viewer) -> str:
-    """The game's picture of `state` for `viewer`, as a board mail asks the registry for it;
-    Loophole's cells named by their place, as its draw() says a tool finds them."""
+    """The game's picture of `state` for `viewer`, as a board mail asks the registry for it."""
     draw = registry.picture(game.info.name)
     assert draw is not None, f"{game.info.name} draws no picture"
-    html = draw(state, viewer)
-    return loophole_named(html) if game.info.name == "loophole" else html
+    return draw(state, viewer)
 
 
-_ROW_TABLE = re.compile(r'(<table[^>]* data-row="(\d+)"[^>]*>)(.*?)</table>', re.S)
-_TD = re.compile(r"<td\b")
+_ROW_TABLE = re.compile(r'<table class=(\w+) data-row=(\d+)><tr>(.*?)</table>', re.S)
+_ROW_CELL = re.compile(r'<td class=(\w+)(?: style="([^"]*)")?>([^<]*)')
 
 
 def loophole_named(html: str) -> str:
-    """Loophole's picture with data-cell on each cell: the i-th cell of the table whose
-    data-row is N is column i of row N; the rules' windows are no cells."""
+    """Loophole's picture as a tool reads it: in the table whose data-row is N, the cells
+    after the row's number and White's edge, and before its other edge, are columns A, B,
+    ... of row N, and each (but the rules' windows) gets its data-cell name; the row is
+    written out in full (quoted classes, closed cells), as the other pictures are."""
     from pbm.games.loophole.board import COLUMNS, SIZE, WINDOW_OF, cell_name
 
     def name_row(found: re.Match[str]) -> str:
         r = int(found.group(2)) - 1
-        at = iter(range(r * SIZE, (r + 1) * SIZE))
-
-        def name(_td: re.Match[str]) -> str:
-            cell = next(at)
-            return "<td" if cell in WINDOW_OF else f'<td data-cell="{cell_name(cell)}"'
-
-        inside = _TD.sub(name, found.group(3))
-        assert next(at, None) is None and len(COLUMNS) == SIZE, "a row of the wrong length"
-        return found.group(1) + inside + "</table>"
+        tds = _ROW_CELL.findall(found.group(3))
+        assert _ROW_CELL.sub("", found.group(3)) == "", "a row of more than cells"
+        assert len(tds) == 2 + SIZE + 1 and len(COLUMNS) == SIZE, "not a row"
+        out = []
+        for i, (look, style, text) in enumerate(tds):
+            cell = r * SIZE + i - 2
+            name = "" if not 0 <= i - 2 < SIZE or cell in WINDOW_OF else \
+                f' data-cell="{cell_name(cell)}"'
+            styled = f' style="{style}"' if style else ""
+            out.append(f'<td{name} class="{look}"{styled}>{text}</td>')
+        return (f'<table class="{found.group(1)}" data-row="{r + 1}"><tr>{"".join(out)}'
+                "</tr></table>")
 
     return _ROW_TABLE.sub(name_row, html)
 
 
-_CLASS = re.compile(r' class="([^"]*)"')
+_CLASS = re.compile(r' class=(?:"([^"]*)"|([a-z][a-z0-9]*)\b)')  # quoted, or one word
 
 
 def looks(html: str) -> str:
@@ -59,7 +62,7 @@ def looks(html: str) -> str:
     known = rules()
 
     def inline(found: re.Match[str]) -> str:
-        names = found.group(1).split()
+        names = (found.group(1) or found.group(2)).split()
         missing = [name for name in names if name not in known]
         assert not missing, f"classes no sheet declares: {missing}"
         return ' style="' + ";".join(known[name] for name in names) + '"'
@@ -72,7 +75,8 @@ def used_rules(fragment: str) -> str:
     mail's <style> block has them."""
     from pbm.games.kit import rules
 
-    used = {name for names in _CLASS.findall(fragment) for name in names.split()}
+    used = {name for quoted, word in _CLASS.findall(fragment)
+            for name in (quoted or word).split()}
     return "".join(f".{name}{{{rule}}}\n" for name, rule in rules().items() if name in used)
 
 

@@ -19,7 +19,7 @@ from pbm.games.trou.game import GAME as TROU
 from pbm.games.trou.game import HELP_EXAMPLE_MOVES
 from pbm.games.trou.picture import PIT
 from tests.browser.pages import page
-from tests.games.pictures import drawn, looks
+from tests.games.pictures import drawn, loophole_named, looks
 from tests.games.playout import replay
 from tests.games.test_loophole import figure_rows
 
@@ -67,7 +67,7 @@ def test_loophole_picture_golden(name: str, golden) -> None:
 
 
 def test_loophole_picture_has_every_cell_but_the_windows() -> None:
-    cells = cells_of(drawn(LOOPHOLE, LOOPHOLE.start({}, 0), None))
+    cells = cells_of(loophole_named(drawn(LOOPHOLE, LOOPHOLE.start({}, 0), None)))
     expected = {cell_name(c) for c in range(CELL_COUNT) if c not in WINDOW_OF}
     assert set(cells) == expected and len(cells) == 343
     assert "M5" not in cells and "G15" not in cells
@@ -75,7 +75,7 @@ def test_loophole_picture_has_every_cell_but_the_windows() -> None:
 
 def test_loophole_picture_shows_stones_in_their_colours_and_rings_the_last() -> None:
     html = drawn(LOOPHOLE, play(LOOPHOLE, LOOPHOLE_OPENING), None)
-    cells = cells_of(html)
+    cells = cells_of(loophole_named(html))
     assert f"background:{DARK}" in cells["K10"][0]  # Black
     assert f"background:{LIGHT}" in cells["J11"][0]  # White
     assert f"background:{BOARD}" in cells["K11"][0]  # empty

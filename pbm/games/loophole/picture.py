@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from pbm.games.base import Viewer
 from pbm.games.kit import (
-    BARE,
     BOARD,
     DARK,
     LAST,
+    EDGE,
+    FONT,
     LIGHT,
     OUTLINE,
     Sheet,
@@ -57,14 +58,20 @@ def draw(state: LoopholeState, viewer: Viewer) -> str:
                         for at in range(r * SIZE, (r + 1) * SIZE))
         lines.append(before + spots + after)
     lines.append(_BOTTOM)
-    board = table([row([f"<td>{''.join(lines)}</td>"])])
+    board = table([row([f'<td class="{_HOLDER}">{"".join(lines)}</td>'])])
     return frame(board + caption(_caption_lines(state)))
 
 
 SHEET = Sheet("l")
 _LINE = SHEET.rule("r", css(margin=0))  # a line of the picture, left-aligned
+# What holds the lines: a cell's padding but on the right, where the widest row's table
+# ends in the gap after its edge (without it, the page would squeeze that row).
+_HOLDER = SHEET.rule("y", css(padding="1px 0 1px 1px"))
 _LETTER = SHEET.label("a", PITCH, 12)
-_NUMBER = SHEET.label("n", NUMBER_WIDTH, SPOT, align="right")
+# A row's number ends where it did after the row's spacer: its cell ends a gap earlier.
+_NUMBER = SHEET.rule("n", css(
+    padding=0, font_size=9, color=EDGE, text_align="right", line_height=f"{SPOT}px",
+    height=SPOT, position="relative", left=GAP) + f";{FONT}")
 _BEFORE_LETTERS = SHEET.spacer("m", NUMBER_WIDTH + EDGE_WIDTH + GAP)
 _BEFORE_EDGE = SHEET.spacer("k", NUMBER_WIDTH + EDGE_WIDTH, EDGE_WIDTH)
 _BLACK_EDGE = SHEET.spacer("s", ROW_WIDTH, EDGE_WIDTH, DARK)
@@ -115,7 +122,8 @@ _SHIFT = SHEET.rule("h", css(height=1, padding=0, background="transparent", font
 
 def _letters(board_row: int) -> str:
     """Column letters over (or under) the board row they label."""
-    return _line(board_row, [spacer(_BEFORE_LETTERS), *(label(c, _LETTER) for c in COLUMNS)])
+    letters = "".join(f"<td class={_LETTER}>{letter}" for letter in COLUMNS)  # as _CELL
+    return _line(board_row, [spacer(_BEFORE_LETTERS) + letters])
 
 
 def _black_edge(board_row: int) -> str:
@@ -124,20 +132,25 @@ def _black_edge(board_row: int) -> str:
 
 
 def _row_ends(r: int) -> tuple[str, str]:
-    """What comes before and after the cells of board row `r`: its shift, number and edges."""
-    marker = "\0"
-    spots = (f'<table role="presentation" class="{_SPOTS}" data-row="{r + 1}">'
-             + row([marker]).rstrip("\n") + "</table>")
-    edge = f'<td class="{_WHITE_EDGE}"></td>'
-    line = _line(r, [label(str(r + 1), _NUMBER), edge, f'<td class="{BARE}">{spots}</td>',
-                     edge])
-    before, after = line.split(marker)
-    return before, after
+    """What comes before and after the cells of board row `r`: its number and edges.
+
+    One table a row, its cells GAP apart so that round spots do not touch. The row's shift
+    is in the width of its number's cell, less the two gaps the table puts before and
+    after it, so that each edge and spot stands where it would after a spacer. (A min-width,
+    not a width: the widest row is not squeezed to fit the page.) Written as _CELL is:
+    </table> ends the last cell and the row.
+    """
+    width = SHIFT * r + NUMBER_WIDTH - 2 * GAP
+    edge = f"<td class={_WHITE_EDGE}>"
+    before = (f"<table class={_SPOTS} data-row={r + 1}><tr>"
+              f'<td class={_NUMBER} style="{css(min_width=width)}">{r + 1}{edge}')
+    return before, f"{edge}</table>\n"
 
 
-_CELL = {code: f'<td class="{look}"></td>' for code, look in _LOOKS.items()}
-_LAST_CELL = {**_CELL, **{code: f'<td class="{look}"></td>' for code, look in
-                          _LAST_LOOKS.items()}}
+# A class of one word needs no quotes, and a cell followed by another cell (or the end
+# of its row) no end tag (HTML allows both, every parser knows them): 2.5 KB of a mail.
+_CELL = {code: f"<td class={look}>" for code, look in _LOOKS.items()}
+_LAST_CELL = {**_CELL, **{code: f"<td class={look}>" for code, look in _LAST_LOOKS.items()}}
 _ROW_ENDS = [_row_ends(r) for r in range(SIZE)]
 _TOP = _letters(0) + _black_edge(0)
 _BOTTOM = _black_edge(SIZE - 1) + _letters(SIZE - 1)
