@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from PIL import ImageChops
+
 from pbm.games.base import PICTURE_WIDTH
-from tests.games.pictures import used_rules
+from tests.browser.harness import Browser, Shot
+from tests.games.pictures import loophole_named, used_rules
 
 
 def page(fragment: str, width: int = PICTURE_WIDTH) -> str:
@@ -15,3 +18,15 @@ def page(fragment: str, width: int = PICTURE_WIDTH) -> str:
             f"\n<style>\n{style}</style>\n"
             f'</head>\n<body style="margin:0;width:{width}px;background:#ffffff">\n'
             f"{fragment}\n</body></html>\n")
+
+
+def shot_of(browser: Browser, game: str, html: str, name: str) -> Shot:
+    """`html` (a page) rendered with its cells' boxes: Loophole's cells, found by their place
+    (loophole/picture.py), are named first, and the named page must look the same."""
+    if game != "loophole":
+        return browser.render(html, name)
+    shot = browser.render(loophole_named(html), name)
+    mailed = browser.render(html, f"{name}-as-mailed")
+    assert ImageChops.difference(shot.image, mailed.image).getbbox() is None, \
+        "naming the cells changed the picture"
+    return shot

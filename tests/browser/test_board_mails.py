@@ -13,6 +13,7 @@ import pytest
 from pbm.games import registry
 from pbm.mail.compose import compose
 from tests.browser.harness import PHONE_WIDTH, Browser
+from tests.browser.pages import shot_of
 from tests.commands.conftest import (  # noqa: F401  (account_rows, hilo, players, run)
     ACCOUNTS,
     CAROL,
@@ -86,7 +87,7 @@ def test_a_board_mail_renders_on_a_phone(browser: Browser, players: Runner,  # n
                                          game: str):
     sample = SAMPLES[game]
     html = delivered_html(players, game, sample.moves)
-    shot = browser.render(html, f"{game}-mail")
+    shot = shot_of(browser, game, html, f"{game}-mail")
     browser.keep(shot, f"{game}-mail")
     assert shot.page_width <= PHONE_WIDTH, f"{shot.page_width}px wide: wider than a phone"
     # Every cell of the board was laid out, on the page and inside the phone's width.

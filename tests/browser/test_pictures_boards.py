@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from PIL import ImageChops
-
 from pbm.games.base import PICTURE_WIDTH, AnyGame
 from pbm.games.kit import BOARD, DARK, GREEN, LAST, LAST_BACKGROUND, LIGHT, RED
 from pbm.games.loophole.board import COLUMNS as LOOPHOLE_COLUMNS
@@ -18,8 +16,8 @@ from pbm.games.trou.game import GAME as TROU
 from pbm.games.trou.game import HELP_EXAMPLE_MOVES
 from pbm.games.trou.picture import PIT
 from tests.browser.harness import PHONE_WIDTH, Box, Browser, Shot
-from tests.browser.pages import page
-from tests.games.pictures import drawn, loophole_named
+from tests.browser.pages import page, shot_of
+from tests.games.pictures import drawn
 from tests.games.playout import replay
 
 WHITE_PAGE = (255, 255, 255)
@@ -47,13 +45,7 @@ def render(browser: Browser, game: AnyGame, moves: tuple[str, ...] | list[str],
     state = replay(game, [(i % game.info.players, text) for i, text in enumerate(moves)])
     html = drawn(game, state, None)
     assert html is not None
-    if game is LOOPHOLE:  # its cells are named by their place (loophole/picture.py)
-        shot = browser.render(page(loophole_named(html)), name)
-        mailed = browser.render(page(html), f"{name}-as-mailed")
-        assert ImageChops.difference(shot.image, mailed.image).getbbox() is None, \
-            "naming the cells changed the picture"
-        return shot
-    return browser.render(page(html), name)
+    return shot_of(browser, game.info.name, page(html), name)
 
 
 def check_fits_a_phone(shot: Shot) -> None:

@@ -19,7 +19,7 @@ from pbm.games.trou.game import GAME as TROU
 from pbm.games.trou.game import HELP_EXAMPLE_MOVES
 from pbm.games.trou.picture import PIT
 from tests.browser.pages import page
-from tests.games.pictures import drawn, loophole_named, looks
+from tests.games.pictures import drawn, looks, loophole_named
 from tests.games.playout import replay
 from tests.games.test_loophole import figure_rows
 
