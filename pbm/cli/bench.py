@@ -66,10 +66,11 @@ def mail(boards: int, moves: int, connections: int, seed: int, database: str | N
 @click.option("--mails", default=20, show_default=True, help="Move mails piped in one by one.")
 @as_json
 def process(mails: int, as_json: bool) -> None:
-    """Wall time per mail of `pbm process`, next to `python -c "import sqlalchemy.orm"`."""
+    """CPU time per mail of `pbm process`, next to `python -c "import sqlalchemy.orm"` (a
+    line per mail on stderr as it goes)."""
     from pbm.bench.process import run
 
-    _report(run(mails), as_json)
+    _report(run(mails, progress=lambda line: click.echo(line, err=True)), as_json)
 
 
 @bench.command()
