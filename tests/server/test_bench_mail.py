@@ -79,9 +79,14 @@ def test_on_sqlite_the_servers_cpu_statements_and_fsyncs_per_move_are_counted():
     assert figures["board_mail_bytes"] > 1_000
 
 
-def test_without_strace_fsyncs_are_not_counted_and_the_reason_is_given(tmp_path, monkeypatch):
+def test_without_strace_fsyncs_show_as_n_a_and_the_reason_is_given(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))  # a folder without strace in it
-    assert fsyncs.unavailable() == "strace is not installed (apt-get install strace)"
+    result = CliRunner().invoke(main, ["bench", "mail", "--boards", "1", "--moves", "2"])
+    assert result.exit_code == 0, result.output
+    lines = {line.split()[0]: line.split(None, 1)[1] for line in result.output.splitlines()}
+    assert lines["fsyncs_per_move"] == lines["durable_floor_fsyncs_per_move"] == "n/a"
+    assert lines["fsyncs_counted_by"] == "n/a: strace is not installed (apt-get install strace)"
+    assert float(lines["sql_statements_per_move"]) > 0  # counted inside the server, as ever
 
 
 def test_fsyncs_are_counted_from_stracing_a_real_process_within_a_window(tmp_path):
