@@ -16,8 +16,9 @@ def _report(figures: dict[str, Any], as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(figures))
         return
+    width = max([32, *(len(key) + 2 for key in figures)])
     for key, value in figures.items():
-        click.echo(f"{key:<32}{value}")
+        click.echo(f"{key:<{width}}{'n/a' if value is None else value}")
 
 
 @main.group()
@@ -52,7 +53,8 @@ def loophole(games: int, seed: int, as_json: bool) -> None:
 def mail(boards: int, moves: int, connections: int, seed: int, database: str | None,
          nodes: int, as_json: bool) -> None:
     """Moves per second through real `pbm serve` nodes to the delivered board mails, next to
-    a do-nothing aiosmtpd in the same run."""
+    a do-nothing aiosmtpd and a minimal durable server in the same run; the server's CPU
+    ms, SQL statements and fsyncs per move (n/a: not counted here, see fsyncs_counted_by)."""
     from pbm.bench.mail import run
 
     try:
