@@ -35,7 +35,7 @@ def test_the_example_game_in_readme_is_the_one_the_tests_play():
         elif line.strip():
             excerpts.append([])
     excerpts = [block for block in excerpts if block]
-    assert len(excerpts) == 2 and sum(map(len, excerpts)) > 20
+    assert len(excerpts) == 3 and sum(map(len, excerpts)) > 20
     for block in excerpts:
         at = 0
         for line in block:

@@ -30,6 +30,7 @@ from tests.commands.conftest import (
     error,
     one,
 )
+from tests.games.pictures import assert_document_safe, looks
 from tests.mail.test_compose import SERVER, parse
 
 T0 = datetime(2026, 12, 1, 12, 0)
@@ -54,14 +55,19 @@ def pre(html: str) -> str:
 
 def assert_mail_document(reply: Reply) -> str:
     """The reply's HTML part is a whole, self-contained document made of its text part's
-    lines and a picture; returns it."""
+    lines and a picture, its looks in one <style> block of class rules in its head, every
+    class it uses declared there; returns it."""
     html = reply.html
     assert html is not None, reply
     assert html.startswith("<!DOCTYPE html>") and '<meta charset="utf-8">' in html
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
-    for banned in ("<script", "<img", "<link", "<style", "url(", "http:", "https:", "@import",
-                   "<iframe", "<object", "@font-face", "src="):
+    assert_document_safe(html)
+    for banned in ("<script", "<img", "<link", "url(", "http:", "https:", "@import",
+                   "<iframe", "<object", "@font-face", "src=", " style="):
         assert banned not in html.lower(), banned
+    declared = set(re.findall(r"^\.([a-z][a-z0-9]*)\{", html, re.M))
+    used = {name for names in re.findall(r' class="([^"]*)"', html) for name in names.split()}
+    assert used <= declared, f"classes its <style> block does not declare: {used - declared}"
     # Every line of the text part is in the HTML part, in order; nothing but the picture's
     # words is added.
     words = visible(html)
@@ -86,13 +92,21 @@ def test_every_board_mail_carries_the_board_drawn_for_its_reader(players: Runner
     assert "Hidden number: ?" in pre(assert_mail_document(bobs))
     # The hidden number is drawn (a light disc, ringed as the last move) for alice alone.
     cell = re.compile(r'<td data-cell="6"[^>]*>(.*?)</td>')
-    assert kit.LIGHT in cell.search(mine.html or "").group(1)  # type: ignore[union-attr]
-    assert cell.search(bobs.html or "").group(1) == "6"  # type: ignore[union-attr]
-    assert kit.LAST not in (bobs.html or "")
+    assert kit.LIGHT in cell.search(drawing(mine)).group(1)  # type: ignore[union-attr]
+    assert cell.search(drawing(bobs)).group(1) == "6"  # type: ignore[union-attr]
+    assert kit.LAST not in drawing(bobs)
     replies = hilo_move(players, "bob", "3")
     for reply in replies:
-        html = assert_mail_document(reply)
-        assert kit.LAST in re.search(r'<td data-cell="3"[^>]*>(.*?)</td>', html).group(1)
+        assert_mail_document(reply)
+        found = re.search(r'<td data-cell="3"[^>]*>(.*?)</td>', drawing(reply))
+        assert found is not None and kit.LAST in found.group(1)
+
+
+def drawing(reply: Reply) -> str:
+    """The body of the reply's HTML part, its classes written out as inline styles (the
+    rules of its <style> block), so that a test can read what colour a cell is."""
+    assert reply.html is not None, reply
+    return looks(reply.html[reply.html.index("<body"):])
 
 
 def test_the_mail_on_the_wire_is_multipart_with_the_text_part_unchanged(players: Runner,
@@ -212,11 +226,14 @@ def draw(state: TallyState, viewer: int | None) -> str:
     """conftest's Tally's picture (this module is its registry.PICTURES entry): one cell per
     number said."""
     DRAWN.count += 1
-    cells = [kit.cell(f"N{i}", kit.disc(20, kit.DARK), kit.css(background=kit.BOARD))
+    cells = [kit.cell(f"N{i}", kit.disc(kit.classes(SAID, kit.OUTLINED)), NUMBER)
              for i, _ in enumerate(state.said, start=1)]
     return kit.frame(kit.table([f"<tr>{''.join(cells) or '<td></td>'}</tr>"]))
 
 
+SHEET = kit.Sheet("y")  # the picture's looks, as registry.picture_style() finds them
+NUMBER = SHEET.rule("n", kit.css(background=kit.BOARD))
+SAID = SHEET.disc("d", 20, kit.DARK)
 GAME = Tally()
 
 
@@ -226,10 +243,12 @@ def tally(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     monkeypatch.setitem(registry.PICTURES, "tally", __name__)
     registry.get.cache_clear()
     registry.picture.cache_clear()
+    registry.picture_style.cache_clear()
     yield "tally"
     monkeypatch.undo()
     registry.get.cache_clear()
     registry.picture.cache_clear()
+    registry.picture_style.cache_clear()
 
 
 def test_a_game_without_secrets_is_drawn_once_per_move(players: Runner, tally: str):

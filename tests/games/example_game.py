@@ -145,6 +145,15 @@ pbm's README.md, section Development.
 GAME = Hilo()
 
 
+# The picture's looks, declared once at import (a class is the sheet's prefix and a short
+# name): the mail writes them once, in its <style> block, and each cell names its class.
+SHEET = kit.Sheet("h")
+NUMBER = SHEET.rule("n", kit.css(width=34, height=34, text_align="center", background=kit.BOARD,
+                                 border=f"1px solid {kit.GRID}", color=kit.EDGE))
+GUESS = SHEET.disc("g", 28, kit.DARK, label_colour=kit.LIGHT)
+HIDDEN = SHEET.disc("s", 28, kit.LIGHT)
+
+
 def draw(state: HiloState, viewer: Viewer) -> str:
     """Hilo's picture (registered as its Picture, as registry.PICTURES would)."""
     # The numbers 1 to 9 in a row: guesses as dark discs, the hidden number as a light
@@ -153,16 +162,14 @@ def draw(state: HiloState, viewer: Viewer) -> str:
     last = state.guesses[-1] if state.guesses else state.secret
     cells = []
     for number in NUMBERS:
-        ring = kit.LAST if number == last and (shown or number != state.secret) else None
+        ringed = number == last and (shown or number != state.secret)
+        border = kit.RINGED if ringed else kit.OUTLINED
         inner = str(number)
         if number in state.guesses:
-            inner = kit.disc(28, kit.DARK, ring=ring, label=str(number),
-                             label_colour=kit.LIGHT)
+            inner = kit.disc(kit.classes(GUESS, border), str(number))
         elif number == state.secret and shown:
-            inner = kit.disc(28, kit.LIGHT, ring=ring, label=str(number))
-        style = kit.css(width=34, height=34, text_align="center", background=kit.BOARD,
-                        border=f"1px solid {kit.GRID}", color=kit.EDGE)
-        cells.append(kit.cell(str(number), inner, style))
+            inner = kit.disc(kit.classes(HIDDEN, border), str(number))
+        cells.append(kit.cell(str(number), inner, NUMBER))
     hints = [f"{g} {_hint(g, state.secret)}" for g in state.guesses]
     words = [f"Guesses: {', '.join(hints) or 'none'}"]
-    return kit.frame(kit.table(["<tr>" + "".join(cells) + "</tr>"]) + kit.caption(words))
+    return kit.frame(kit.table([kit.row(cells)]) + kit.caption(words))

@@ -27,7 +27,8 @@ _CELL = re.compile(r'<td data-cell="(\w+)" style="([^"]*)">(.*?)</td>')
 
 
 def cells_of(html: str) -> dict[str, tuple[str, str]]:
-    """data-cell name -> (the cell's style, its classes written out, and what is inside it)."""
+    """data-cell name -> (the cell's style, what is inside it), its classes and those of
+    what is in it written out as inline styles (looks())."""
     found = {m[1]: (m[2], m[3]) for m in _CELL.finditer(looks(html))}
     assert len(found) == html.count("data-cell="), "a cell this test cannot read"
     return found
@@ -156,9 +157,12 @@ def test_synapse_ice_picture_points_each_pyramid_and_marks_forced_and_last() -> 
     cells = cells_of(html)
     assert len(cells) == 30
     # A triangle made of borders: its coloured border is the base, opposite the tip.
-    assert f"border-left:25px solid {GREEN}" in cells["C3"][1]  # size 2, pointing east
-    assert f"border-bottom:16px solid {RED}" in cells["C4"][1]  # size 1, pointing north
-    assert f"border-top:34px solid {GREEN}" in cells["C1"][1]  # size 3, pointing south
+    # A border of no colour of its own is drawn in the colour of the owner's class.
+    for name, base, owner in (("C3", "border-left:25px solid;", GREEN),  # size 2, east
+                              ("C4", "border-bottom:16px solid;", RED),  # size 1, north
+                              ("C1", "border-top:34px solid;", GREEN)):  # size 3, south
+        assert base in cells[name][1] and f"color:{owner}" in cells[name][1], name
+        assert cells[name][1].count("solid;") == 1, name  # the other two are transparent
     forced = [name for name, (_, inner) in cells.items() if f"dashed {LAST}" in inner]
     assert forced == ["E3"]  # C3 + two squares east
     last = [name for name, (style, _) in cells.items() if LAST_BACKGROUND in style]
@@ -194,8 +198,8 @@ def test_a_snapshot_without_the_last_move_decodes_and_draws_no_highlight(game, m
     assert data.pop("last") == moves[-1].split(":")[0][-2:]
     old = game.decode(data)
     assert game.render(old, None) == game.render(state, None)
-    assert LAST_BACKGROUND not in drawn(game, old, None)
-    assert LAST_BACKGROUND in drawn(game, game.decode(game.encode(state)), None)
+    assert LAST_BACKGROUND not in looks(drawn(game, old, None))
+    assert LAST_BACKGROUND in looks(drawn(game, game.decode(game.encode(state)), None))
 
 
 def test_loophole_snapshot_keeps_its_last_stone() -> None:

@@ -1,5 +1,6 @@
 """Every built-in game draws its board for mails, after every move, for every viewer, and
-every picture is safe to send: no script, nothing fetched from outside, tags balanced."""
+every picture is safe to send: no script, nothing fetched from outside, tags balanced, every
+class declared."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 from pbm.games import registry
 from pbm.games.base import AnyGame
-from tests.games.pictures import drawn
+from tests.games.pictures import drawn, looks
 
 # Some mail clients (Gmail) clip a message whose HTML passes about 100 KB: a picture stays
 # well under that, however long the game, so the rest of the mail fits beside it.
@@ -51,6 +52,7 @@ def check_picture(game: AnyGame, html: str | None, where: str) -> str:
     unsafe = UNSAFE.search(html)
     assert unsafe is None, f"{where}: unsafe for mail: {unsafe.group() if unsafe else ''}"
     assert len(html) <= MAX_PICTURE, f"{where}: {len(html)} characters"
+    looks(html)  # every class it uses is a rule its sheets declare (the mail's <style>)
     reader = Reader()
     reader.feed(html)
     reader.close()

@@ -13,12 +13,15 @@ from pbm.games.kit import (
     BOARD,
     DARK,
     EDGE,
-    LAST,
     LAST_TINT,
     LIGHT,
     MINE,
+    OUTLINED,
+    RINGED,
+    Sheet,
     caption,
     cell,
+    classes,
     css,
     disc,
     frame,
@@ -37,6 +40,7 @@ from pbm.games.outguess.notation import COLUMNS, SIZE, cell_name, square_at
 
 SQUARE = 38  # a square of the board, in pixels: eight of them and the labels fit a phone
 PIECE = 30
+MARK = 16  # a piece in the legend and the reserves
 SHADE = "#dcb877"  # every other square, so rows and columns are easy to follow
 FILL = (LIGHT, DARK)  # White's pieces, Black's
 INK = (DARK, LIGHT)  # the arrow drawn on each
@@ -63,6 +67,22 @@ def picture(state: OutguessState, guess: int | None, status: Sequence[str]) -> s
     return frame("".join(parts))
 
 
+SHEET = Sheet("o")
+_BOARD = SHEET.grid("b", SQUARE, css(border=f"2px solid {EDGE}"))
+_SQUARE = SHEET.rule("q", css(width=SQUARE, height=SQUARE, padding=0, text_align="center",
+                              vertical_align="middle", background=BOARD,
+                              border=f"1px solid {BOARD}", box_sizing="border-box"))
+# Over _SQUARE, in this order: every other square's shade, the last turn's tint (over the
+# shade), the dashed outline of the square the guess named.
+_SHADED = SHEET.rule("s", css(background=SHADE))
+_TINTED = SHEET.rule("t", css(background=LAST_TINT))
+_GUESSED = SHEET.rule("g", css(border=f"2px dashed {MINE}"))
+# A piece's disc by its size and owner, in the owner's colour with the arrow in the other's.
+_PIECES = {size: [SHEET.disc(f"{name}{size}", size, fill, ink)
+                  for name, fill, ink in zip(("w", "b"), FILL, INK, strict=True)]
+           for size in (PIECE, MARK)}
+
+
 def _board(state: OutguessState, guess: int | None) -> str:
     rows = []
     for row in range(1, SIZE + 1):
@@ -71,35 +91,31 @@ def _board(state: OutguessState, guess: int | None) -> str:
             square = square_at(col, row)
             piece = state.board[square]
             touched = square in state.left or square in state.reached
-            background = LAST_TINT if touched else SHADE if (row + col) % 2 else BOARD
-            border = f"2px dashed {MINE}" if square == guess else f"1px solid {BOARD}"
-            style = css(width=SQUARE, height=SQUARE, padding=0, text_align="center",
-                        vertical_align="middle", background=background, border=border,
-                        box_sizing="border-box")
-            ring = LAST if piece is not None and square in state.reached else None
-            inner = "" if piece is None else _piece(piece, ring)
-            cells.append(cell(cell_name(square), inner, style))
+            shade = _TINTED if touched else _SHADED if (row + col) % 2 else None
+            look = classes(_SQUARE, shade, _GUESSED if square == guess else None)
+            ringed = piece is not None and square in state.reached
+            inner = "" if piece is None else _piece(piece, ringed)
+            cells.append(cell(cell_name(square), inner, look))
         rows.append(cells)
-    return grid(rows, COLUMNS, [str(row) for row in range(1, SIZE + 1)], SQUARE,
-                css(border=f"2px solid {EDGE}"))
+    return grid(_BOARD, rows, COLUMNS, [str(row) for row in range(1, SIZE + 1)])
 
 
-def _piece(piece: Piece, ring: str | None, size: int = PIECE) -> str:
-    return disc(size, FILL[piece.owner], ring=ring, label=ARROW[piece.heads],
-                label_colour=INK[piece.owner])
+def _piece(piece: Piece, ringed: bool, size: int = PIECE) -> str:
+    look = classes(_PIECES[size][piece.owner], RINGED if ringed else OUTLINED)
+    return disc(look, ARROW[piece.heads])
 
 
 def _legend() -> str:
     homes = ", ".join(f"{SEATS[seat]}'s home row is {row}" for seat, row in
                       sorted(enumerate(HOME_ROWS), key=lambda pair: pair[1]))
     return legend([
-        (_piece(Piece(0, False), None, 16), "tails: steps sideways"),
-        (_piece(Piece(0, True), None, 16), "heads: steps up or down"),
+        (_piece(Piece(0, False), False, MARK), "tails: steps sideways"),
+        (_piece(Piece(0, True), False, MARK), "heads: steps up or down"),
         ("", f"({homes})"),
     ])
 
 
 def _reserves(state: OutguessState) -> str:
-    entries = [(_piece(Piece(seat, False), None, 16), f"{SEATS[seat]} {state.reserves[seat]}")
-               for seat in (0, 1)]
+    entries = [(_piece(Piece(seat, False), False, MARK),
+                f"{SEATS[seat]} {state.reserves[seat]}") for seat in (0, 1)]
     return legend([("", "In reserve:"), *entries])

@@ -12,8 +12,10 @@ from pbm.games.kit import (
     LAST,
     LAST_BACKGROUND,
     RED,
+    Sheet,
     caption,
     cell,
+    classes,
     css,
     frame,
     label,
@@ -26,7 +28,6 @@ from pbm.games.synapse_ice.game import (
     MAX_PLACEMENTS,
     ROWS,
     SEATS,
-    SIZE_NAMES,
     SIZES,
     Direction,
     SynapseState,
@@ -47,54 +48,81 @@ _ACROSS = {"bottom": ("left", "right"), "top": ("left", "right"),
 def draw(state: SynapseState, viewer: Viewer) -> str:
     """The board, then each stash, then whose turn it is and where (or how it ended)."""
     # Synapse-Ice hides nothing: every viewer sees the same picture.
-    letters = [label("", NUMBER_WIDTH, 16), *(label(x, SQUARE, 16, size=12) for x in COLUMNS)]
+    letters = [label("", _CORNER), *(label(x, _LETTER) for x in COLUMNS)]
     rows = [row(letters)]
     for r in range(ROWS):
         squares = [_square(state, Cell(c, r)) for c in range(len(COLUMNS))]
-        rows.append(row([label(str(r + 1), NUMBER_WIDTH, SQUARE, size=12), *squares]))
+        rows.append(row([label(str(r + 1), _NUMBER), *squares]))
     stashes = [_stash_row(state, seat) for seat in range(len(SEATS))]
-    return frame(table(rows) + table(stashes, css(margin="8px auto 0"))
-                 + caption(_caption_lines(state)))
+    return frame(table(rows) + table(stashes, _STASHES) + caption(_caption_lines(state)))
 
 
 def pyramid(size: int, owner: int, direction: Direction, scale: int = 1) -> str:
     """An Icehouse pyramid from above: a triangle of its owner's colour, tip where it points.
 
     Drawn with borders alone (a box of no size whose one coloured border is the triangle),
-    which mail clients render where they would drop SVG.
+    which mail clients render where they would drop SVG. The coloured border takes its
+    colour from the owner's class (a border of no colour is drawn in the text's colour).
     """
-    length = LENGTH[size] // scale
+    look = classes(_PYRAMID, _SHAPES[size, direction, scale], _OWNERS[owner])
+    return f'<span class="{look}"></span>'
+
+
+SHEET = Sheet("s")
+_CORNER = SHEET.label("k", NUMBER_WIDTH, 16)
+_LETTER = SHEET.label("a", SQUARE, 16, size=12)
+_NUMBER = SHEET.label("b", NUMBER_WIDTH, SQUARE, size=12)
+_SQUARE = SHEET.rule("q", css(width=SQUARE, height=SQUARE, padding=0, text_align="center",
+                              background=BOARD, border=f"1px solid {GRID}", line_height=0))
+_LAST = SHEET.rule("l", css(background=LAST_BACKGROUND))  # over _SQUARE: the last piece laid
+_FORCED = SHEET.rule("f", css(display="inline-block", width=30, height=30,
+                              border_radius="50%", border=f"3px dashed {LAST}",
+                              box_sizing="border-box", vertical_align="middle"))
+_STASHES = SHEET.rule("u", css(margin="8px auto 0"))
+_STASH_NAME = SHEET.label("w", 86, 26, "left", 13)
+_STASH_COUNT = SHEET.rule("x", css(width=62, padding=0, font_size=13, text_align="left",
+                                   white_space="nowrap"))
+_PYRAMID = SHEET.rule("p", css(display="inline-block", width=0, height=0,
+                               vertical_align="middle"))
+
+
+def _shape(length: int, direction: Direction) -> str:
+    """The borders of a triangle `length` pixels long pointing `direction`."""
     half = length * 2 // 5  # the base is four fifths of the length, as the pieces are slim
     base = _BASE_SIDE[direction]
-    sides = {f"border_{base}": f"{length}px solid {COLOURS[owner]}"}
+    sides = {f"border_{base}": f"{length}px solid"}
     for side in _ACROSS[base]:
         sides[f"border_{side}"] = f"{half}px solid transparent"
-    style = css(display="inline-block", width=0, height=0, vertical_align="middle", **sides)
-    return f'<span style="{style}"></span>'
+    return css(**sides)
+
+
+# Every triangle drawn: on the board each size each way, in a stash each size upright.
+_SHAPES = {(size, direction, scale): SHEET.rule(
+               f"{direction.value.lower()}{LENGTH[size] // scale}",
+               _shape(LENGTH[size] // scale, direction))
+           for scale, directions in ((1, tuple(Direction)), (STASH_SCALE, (Direction.N,)))
+           for direction in directions for size in SIZES}
+_OWNERS = [SHEET.rule(name, css(color=colour))
+           for name, colour in zip(("r", "g"), COLOURS, strict=True)]
 
 
 def _square(state: SynapseState, at: Cell) -> str:
-    background = LAST_BACKGROUND if at == state.last else BOARD
-    style = css(width=SQUARE, height=SQUARE, padding=0, text_align="center",
-                background=background, border=f"1px solid {GRID}", line_height=0)
+    look = classes(_SQUARE, _LAST if at == state.last else None)
     piece = state.at(at)
     if piece is not None:
-        return cell(at.name, pyramid(piece.size, piece.owner, piece.direction), style)
+        return cell(at.name, pyramid(piece.size, piece.owner, piece.direction), look)
     if at == state.forced:
-        ring = css(display="inline-block", width=30, height=30, border_radius="50%",
-                   border=f"3px dashed {LAST}", box_sizing="border-box", vertical_align="middle")
-        return cell(at.name, f'<span style="{ring}"></span>', style)
-    return cell(at.name, "", style)
+        return cell(at.name, f'<span class="{_FORCED}"></span>', look)
+    return cell(at.name, "", look)
 
 
 def _stash_row(state: SynapseState, seat: int) -> str:
     """'Red stash:' then, per size, a small upright pyramid and how many are left."""
-    parts = [label(f"{SEATS[seat]} stash:", 86, 26, "left", 13)]
+    parts = [label(f"{SEATS[seat]} stash:", _STASH_NAME)]
     for size in SIZES:
         piece = pyramid(size, seat, Direction.N, STASH_SCALE)
         count = f"&times;{state.left(seat, size)}"
-        style = css(width=62, padding=0, font_size=13, text_align="left", white_space="nowrap")
-        parts.append(f'<td title="{SIZE_NAMES[size]}" style="{style}">{piece} {count}</td>')
+        parts.append(f'<td class="{_STASH_COUNT}">{piece} {count}</td>')
     return row(parts)
 
 

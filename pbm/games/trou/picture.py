@@ -6,14 +6,18 @@ from __future__ import annotations
 from pbm.games.base import Viewer
 from pbm.games.grid import Cell
 from pbm.games.kit import (
+    BARE,
     BOARD,
     DARK,
     GRID,
     LAST_BACKGROUND,
     LIGHT,
+    OUTLINED,
     RED,
+    Sheet,
     caption,
     cell,
+    classes,
     css,
     disc,
     frame,
@@ -43,31 +47,46 @@ def draw(state: TrouState, viewer: Viewer) -> str:
     """The board, then the pawns left (or, once all are placed, the score)."""
     # Trou hides nothing: every viewer sees the same picture.
     hole = state.hole()
-    letters = [spacer(18), *(label(letter, SQUARE, 18, size=12) for letter in COLUMNS)]
+    letters = [spacer(_CORNER), *(label(letter, _LETTER) for letter in COLUMNS)]
     rows = [row(letters)]
     for r in range(SIZE):
         cells = [_cell(state, Cell(c, r), hole) for c in range(SIZE)]
-        rows.append(row([label(str(r + 1), 18, SQUARE, size=12), *cells]))
+        rows.append(row([label(str(r + 1), _NUMBER), *cells]))
     board = table(rows)
     return frame(board + _under_board(state))
 
 
+SHEET = Sheet("t")
+_CORNER = SHEET.spacer("g", 18)
+_LETTER = SHEET.label("a", SQUARE, 18, size=12)
+_NUMBER = SHEET.label("n", 18, SQUARE, size=12)
+_SQUARE = SHEET.rule("q", css(width=SQUARE, height=SQUARE, padding=0, text_align="center",
+                              background=BOARD, border=f"1px solid {GRID}"))
+_LAST = SHEET.rule("l", css(background=LAST_BACKGROUND))  # over _SQUARE: the last placement
+_HOLLOW = SHEET.rule("h", css(display="inline-block", width=HOLLOW, height=HOLLOW,
+                              border_radius="50%", border=f"2px solid {GRID}",
+                              background=BOARD, box_sizing="border-box",
+                              vertical_align="middle"))
+_PIT = SHEET.rule("p", css(background=PIT))  # over _HOLLOW: the hole left at the end
+# A pawn's disc by its size and seat, with the seat's colour.
+_PAWNS = {size: [SHEET.disc(f"{name}{size}", size, colour, LIGHT)
+                 for name, colour in zip(("r", "b"), COLOURS, strict=True)]
+          for size in (PAWN, LEFT_PAWN)}
+_LEFT_NAME = SHEET.label("w", 130, LEFT_PAWN + 6, "left", 13)
+_UNDER = SHEET.rule("u", css(margin="6px auto 0"))  # the table under the board
+
+
 def _cell(state: TrouState, at: Cell, hole: Cell | None) -> str:
-    background = LAST_BACKGROUND if at == state.last else BOARD
-    style = css(width=SQUARE, height=SQUARE, padding=0, text_align="center",
-                background=background, border=f"1px solid {GRID}")
+    look = classes(_SQUARE, _LAST if at == state.last else None)
     pawn = state.at(at)
     if pawn is not None:
-        return cell(at.name, _pawn(pawn, PAWN), style)
-    pit = at == hole
-    hollow = css(display="inline-block", width=HOLLOW, height=HOLLOW, border_radius="50%",
-                 border=f"2px solid {GRID}", background=PIT if pit else BOARD,
-                 box_sizing="border-box", vertical_align="middle")
-    return cell(at.name, f'<span style="{hollow}"></span>', style)
+        return cell(at.name, _pawn(pawn, PAWN), look)
+    hollow = classes(_HOLLOW, _PIT if at == hole else None)
+    return cell(at.name, f'<span class="{hollow}"></span>', look)
 
 
 def _pawn(pawn: Pawn, size: int) -> str:
-    return disc(size, COLOURS[pawn.seat], label=str(pawn.value), label_colour=LIGHT)
+    return disc(classes(_PAWNS[size][pawn.seat], OUTLINED), str(pawn.value))
 
 
 def _under_board(state: TrouState) -> str:
@@ -83,6 +102,6 @@ def _under_board(state: TrouState) -> str:
     for seat, name in enumerate(SEATS):
         pawns = [_pawn(Pawn(seat, value), LEFT_PAWN) for value in state.pawns_left(seat)]
         left = " ".join(pawns) if pawns else "none"
-        name_cell = label(f"{name} pawns left:", 130, LEFT_PAWN + 6, "left", 13)
-        rows.append(row([name_cell, f'<td style="{css(padding=0)}">{left}</td>']))
-    return table(rows, css(margin="6px auto 0"))
+        name_cell = label(f"{name} pawns left:", _LEFT_NAME)
+        rows.append(row([name_cell, f'<td class="{BARE}">{left}</td>']))
+    return table(rows, _UNDER)
