@@ -190,6 +190,28 @@ def test_several_shows_in_one_mail_keep_their_pictures(players: Runner, hilo: st
         assert line.strip() in visible(html)
 
 
+def test_answers_of_two_games_in_one_mail_carry_the_rules_of_both(players: Runner):
+    """Several documents made one (a mail's answers merged): its one <style> block holds
+    each rule either picture uses, once; every class of the document is declared there."""
+    players(STRANGER, "loophole challenge alice bob")
+    players(STRANGER, "trou challenge alice bob")
+    replies = players(STRANGER, "loophole show 101") + players(STRANGER, "trou show 101")
+    (merged,) = consolidate(replies)
+    html = merged.html
+    assert html is not None and html.count("<!DOCTYPE") == 1
+    assert_document_safe(html)
+    rules = re.findall(r"^\.([a-z][a-z0-9]*)\{", html, re.M)
+    assert len(rules) == len(set(rules)), "a rule written twice"
+    used = {name for quoted, word in re.findall(r' class=(?:"([^"]*)"|([a-z][a-z0-9]*))', html)
+            for name in (quoted or word).split()}
+    assert used == set(rules), (used ^ set(rules))  # all it uses, and nothing it does not
+    assert {"le", "kf"} <= used and any(name.startswith("t") for name in used)
+    for reply in replies:  # each part's looks are those it had alone
+        assert reply.html is not None
+        alone = set(re.findall(r"^\.([a-z][a-z0-9]*)\{", reply.html, re.M))
+        assert alone <= set(rules)
+
+
 def test_a_spectator_who_wants_plain_text_gets_it(players: Runner, hilo: str):
     players(STRANGER, "hilo challenge alice bob")
     players(CAROL, f"hilo subscribe 101 carol {PW['carol']}")
