@@ -21,6 +21,7 @@ from pbm.games.kit import (
     LIGHT,
     OUTLINED,
     RINGED,
+    Grid,
     Sheet,
     caption,
     cell,
@@ -30,7 +31,6 @@ from pbm.games.kit import (
     frame,
     grid,
     legend,
-    table,
 )
 from pbm.games.pipeline.flow import COLUMNS, SIZE, Colour, Pipe, Reading, cell_at, coords
 from pbm.games.pipeline.state import SEATS, GuessEntry, Phase, ProbeEntry, State
@@ -90,21 +90,21 @@ def draw(state: State, viewer: Viewer) -> str:
 
 
 # ----- the style sheet -------------------------------------------------------------------------
-# Every rule at import, in an order where each modifier comes after what it modifies: the
-# shapes first, then the fills (_FILL) that colour a shape as its last class. A disc, a
+# Every rule at import, each modifier after what it modifies: the shapes first, then their
+# sizes and arms, then the fills (_FILL) that colour a shape as its last class. A disc, a
 # swatch or a pipe's centre is a shape and a fill, so that a dozen colours make a dozen
 # short rules, not a dozen copies of a disc's.
 
 SHEET = Sheet("p")
-_GRID_STYLE = css(border=f"2px solid {EDGE}")
-_PAWN_GRID = SHEET.grid("g", SQUARE, _GRID_STYLE)
-_PIPE_GRID = SHEET.grid("q", NODE, _GRID_STYLE)
+_PAWN_GRID = SHEET.grid("g", SQUARE, css(border=f"2px solid {EDGE}"))
+# A pipeline's board: the pawn board's frame and names, for smaller squares.
+_PIPE_GRID = Grid(
+    _PAWN_GRID.table,
+    classes(_PAWN_GRID.column, SHEET.rule("qc", css(width=NODE))),
+    classes(_PAWN_GRID.row, SHEET.rule("qr", css(height=NODE, line_height=f"{NODE}px"))))
 _SQUARE = SHEET.rule("s", css(width=SQUARE, height=SQUARE, padding=0, text_align="center",
                               vertical_align="middle", background=BOARD,
                               border=f"1px solid {GRID}"))
-_PAWN = SHEET.disc("d", 26, LIGHT)  # on the pawn board
-_MARK = SHEET.disc("r", PIPE_WIDTH, LIGHT)  # a reading or a guess, on a pipeline's board
-_SMALL = SHEET.disc("e", 12, LIGHT)  # in a legend, and the pawns off the board
 _COIN = SHEET.rule("c", css(font_size=18, color=EDGE))  # a coin's letter on the pawn board
 _LAST_COIN = SHEET.rule("cl", css(font_size=18, color=LAST))
 _NODE_COIN = SHEET.rule("k", css(font_size=12, color=EDGE))  # ... on a pipeline's board
@@ -116,36 +116,54 @@ _BOARDS = SHEET.rule("j", css(text_align="center", margin="6px 0 0"))
 _BOX = SHEET.rule("i", css(display="inline-block", vertical_align="top", margin="0 2px 6px"))
 _TITLE = SHEET.rule("h", css(font_size=12, font_weight="bold", margin="0 0 2px"))
 _NOTE = SHEET.rule("hn", css(font_weight="normal"))
-# A square of a pipeline's board: wood round the centre of the pipe's square (_CENTRE)...
+
+# A disc is a reading's (or a guess's) on a pipeline's board; a pawn's is bigger, and the
+# legend's smaller.
+_DISC = SHEET.disc("d", PIPE_WIDTH, LIGHT)
+_PAWN = SHEET.rule("dp", css(width=26, height=26, font_size=13, line_height="22px"))
+_SMALL = SHEET.rule("ds", css(width=12, height=12, line_height="8px"))
+
+# A square of a pipeline's board: wood, holding the pipe's centre (the table a browser
+# makes round a lettered middle, below, takes its borders apart from the square)...
 _NODE = SHEET.rule("n", css(width=NODE, height=NODE, padding=0, background=BOARD,
-                            text_align="center", vertical_align="middle"))
-# ... alone where no pipe leaves the square (most of them, and all of a secret pipeline)...
+                            text_align="center", vertical_align="middle",
+                            border_collapse="separate"))
+# ... alone where no pipe leaves the square (most of them, and all of a secret pipeline's)...
 _CENTRE = SHEET.rule("x", css(display="inline-block", width=PIPE_WIDTH, height=PIPE_WIDTH,
                               background=SLOT, vertical_align="middle", line_height=0))
-# ... or with the pipe's arms: a table of three rows, the arm up, the middle (the arms to
-# the left and right are its sides: wood, or pipe by _LEFT, _RIGHT, _ACROSS), the arm down.
-_ARMS = SHEET.rule("t", css(border_collapse="separate", border_spacing=0))
+# ... or with its arms: the arm up, the middle (the centre, whose sides are the arms to the
+# left and right: wood, or pipe by _LEFT, _RIGHT, _ACROSS) and the arm down, stacked as
+# blocks; with no arm up (or down), they stand at the square's bottom (top).
+_TOP = SHEET.rule("nt", css(vertical_align="top"))
+_BOTTOM = SHEET.rule("nb", css(vertical_align="bottom"))
+_ARM = SHEET.rule("u", css(display="block", width=PIPE_WIDTH, height=ARM, margin="0 auto",
+                           background=PIPE))
 _WOOD = f"{ARM}px solid {BOARD}"
-_NO_ARM = SHEET.rule("v", css(height=ARM, padding=0))
-_ARM = SHEET.rule("u", css(width=PIPE_WIDTH, height=ARM, padding=0, background=PIPE,
-                           border_left=_WOOD, border_right=_WOOD))
-_MIDDLE = SHEET.rule("m", css(width=PIPE_WIDTH, height=PIPE_WIDTH, padding=0, background=PIPE,
-                              border_left=_WOOD, border_right=_WOOD, text_align="center",
-                              vertical_align="middle", line_height="0"))
+_MIDDLE = SHEET.rule("m", css(display="block", width=PIPE_WIDTH, height=PIPE_WIDTH,
+                              background=PIPE, border_left=_WOOD, border_right=_WOOD,
+                              text_align="center", line_height=0))
 _LEFT = SHEET.rule("ml", css(border_left_color=PIPE))
 _RIGHT = SHEET.rule("mr", css(border_right_color=PIPE))
 _ACROSS = SHEET.rule("mb", css(border_left_color=PIPE, border_right_color=PIPE))
+# A coin's letter is centred on the pipe as in a table's cell: its middle is one.
+_LETTERED = SHEET.rule("mc", css(display="table-cell", vertical_align="middle"))
+
+# The colours a shape takes as its last class; the shape's own needs none (_OWN).
 _FILL = {colour: SHEET.rule("z" + name, css(background=colour)) for name, colour in (
     ("b", PAWN[Colour.BLUE]), ("y", PAWN[Colour.YELLOW]), ("g", READING[Reading.GREEN]),
-    ("w", LIGHT), ("m", READING[Reading.MISS]), ("p", PIPE), ("o", HOLE), ("s", SLOT),
-    ("h", COIN["H"]), ("t", COIN["T"]), ("l", LAST_TINT))}
+    ("m", READING[Reading.MISS]), ("p", PIPE), ("o", HOLE), ("s", SLOT), ("h", COIN["H"]),
+    ("t", COIN["T"]), ("l", LAST_TINT))}
+_OWN = {_SQUARE: BOARD, _DISC: LIGHT, _CENTRE: SLOT, _MIDDLE: PIPE}
 
 
 def _filled(shape: str, colour: str, *more: str | None) -> str:
-    """The classes of `shape` in `colour` (the shapes' own fill needs no second class)."""
-    base = SHEET.rules[shape].split("background:", 1)[1].split(";", 1)[0] if (
-        "background:" in SHEET.rules[shape]) else None
-    return classes(shape, None if colour == base else _FILL[colour], *more)
+    """The classes of `shape` in `colour`, then `more` (None left out)."""
+    return classes(shape, *more, None if colour == _OWN.get(shape) else _FILL[colour])
+
+
+def _disc(colour: str, ring: str, size: str | None = None, label: str = "") -> str:
+    """A disc of `colour` with its `ring` (OUTLINED or RINGED), of `size` (_PAWN, _SMALL)."""
+    return disc(_filled(_DISC, colour, size, ring), label)
 
 
 # ----- the pawn board ------------------------------------------------------------------------
@@ -162,11 +180,10 @@ def _pawn_board(state: State, last: Highlight) -> str:
             coin = coins.get(name)
             background = COIN[coin] if coin else LAST_TINT if name in last.squares else BOARD
             if name in pawns:
-                ring = RINGED if name in last.pawns else OUTLINED
-                inner = disc(_filled(_PAWN, PAWN[pawns[name]], ring))
+                inner = _disc(PAWN[pawns[name]], RINGED if name in last.pawns else OUTLINED,
+                              _PAWN)
             elif coin:
-                look = _LAST_COIN if name == last.coin else _COIN
-                inner = f'<b class="{look}">{coin}</b>'
+                inner = f'<b class="{_LAST_COIN if name == last.coin else _COIN}">{coin}</b>'
             else:
                 inner = ""
             cells.append(cell(name, inner, _filled(_SQUARE, background)))
@@ -182,9 +199,9 @@ _BOARD_LEGEND = legend([
     (_swatch(COIN["H"]), "head coin"),
     (_swatch(COIN["T"]), "tail coin"),
     ("", "pawns:"),
-    *((disc(_filled(_SMALL, PAWN[c], OUTLINED)), c.word) for c in Colour),
+    *((_disc(PAWN[c], OUTLINED, _SMALL), c.word) for c in Colour),
 ])
-_OFF = {c: disc(_filled(_SMALL, PAWN[c], OUTLINED)) + "&nbsp;" for c in Colour}
+_OFF = {c: _disc(PAWN[c], OUTLINED, _SMALL) + "&nbsp;" for c in Colour}
 
 
 def _supply(state: State) -> str:
@@ -209,15 +226,16 @@ def _pipe_board(state: State, seat: int, viewer: Viewer, pipe: Pipe | None,
         for col in range(SIZE):
             name = cell_at(col, row)
             sides = _beside(name)
-            node = _node(name in path, pipe is not None and name in pipe.holes,
-                         frozenset(side for n, side in sides.items() if (name, n) in links),
-                         readings.get(name), coins.get(name), name in guessed)
-            cells.append(cell(f"{SEATS[seat]}:{name}", node, _NODE))
+            look, inner = _node(
+                name in path, pipe is not None and name in pipe.holes,
+                frozenset(side for n, side in sides.items() if (name, n) in links),
+                readings.get(name), coins.get(name), name in guessed)
+            cells.append(cell(f"{SEATS[seat]}:{name}", inner, look))
         rows.append(cells)
     board = grid(_PIPE_GRID, rows, COLUMNS, [str(row + 1) for row in range(SIZE)])
     title = f"Your pipeline ({SEATS[seat]})" if seat == viewer else f"{SEATS[seat]}'s pipeline"
-    note = "" if pipe else _secret_note(state, seat)
-    head = f'<div class="{_TITLE}">{title}<span class="{_NOTE}">{note}</span></div>'
+    note = "" if pipe else f'<span class="{_NOTE}">{_secret_note(state, seat)}</span>'
+    head = f'<div class="{_TITLE}">{title}{note}</div>'
     return f'<div class="{_BOX}">{head}{board}</div>'
 
 
@@ -237,33 +255,33 @@ def _beside(name: str) -> dict[str, str]:
 
 @cache
 def _node(on_pipe: bool, hole: bool, arms: frozenset[str], reading: Reading | None,
-          coin: str | None, guessed: bool) -> str:
-    """A square of a pipeline's board: the pipe's centre and its `arms` (the sides it leaves
-    by). Squares repeat from board to board and mail to mail, so each kind is made once."""
+          coin: str | None, guessed: bool) -> tuple[str, str]:
+    """A square of a pipeline's board, its classes and what it holds: the pipe's centre and
+    its `arms` (the sides it leaves by). Squares repeat from board to board and mail to
+    mail, so each kind is made once."""
     centre = HOLE if hole else PIPE if on_pipe else SLOT
-    ring = RINGED if guessed else OUTLINED
+    letter = None
     if reading is not None:
         mark = "×" if reading is Reading.MISS else ""
-        inner = disc(_filled(_MARK, READING[reading], ring), mark)
+        inner = _disc(READING[reading], RINGED if guessed else OUTLINED, label=mark)
     elif guessed:
-        inner = disc(_filled(_MARK, centre, RINGED))
+        inner = _disc(centre, RINGED)
     elif coin:
-        inner = f'<b class="{_PIPE_COIN if on_pipe else _NODE_COIN}">{coin}</b>'
+        inner, letter = f'<b class="{_PIPE_COIN if on_pipe else _NODE_COIN}">{coin}</b>', _LETTERED
     else:
         inner = ""
     if not arms:
-        # The centre alone, without the table that draws arms: it keeps mails small.
-        return f'<span class="{_filled(_CENTRE, centre)}">{inner}</span>'
-    across = {"left", "right"} & arms
-    sides = _ACROSS if len(across) == 2 else _LEFT if "left" in across else (
-        _RIGHT if across else None)
+        return _NODE, f'<span class="{_filled(_CENTRE, centre)}">{inner}</span>'
+    middle = f'<span class="{_filled(_MIDDLE, centre, _SIDES[arms & _ACROSS_ARMS], letter)}">'
+    arm = f'<span class="{_ARM}"></span>'
+    up, down = "up" in arms, "down" in arms
+    look = _NODE if up == down else classes(_NODE, _TOP if up else _BOTTOM)
+    return look, (arm if up else "") + middle + inner + "</span>" + (arm if down else "")
 
-    def upright(side: str) -> str:
-        return f'<tr><td class="{_ARM if side in arms else _NO_ARM}"></td></tr>\n'
 
-    return (f'<table role="presentation" class="{_ARMS}">' + upright("up")
-            + f'<tr><td class="{_filled(_MIDDLE, centre, sides)}">{inner}</td></tr>\n'
-            + upright("down") + "</table>")
+_ACROSS_ARMS = frozenset({"left", "right"})
+_SIDES = {frozenset(): None, frozenset({"left"}): _LEFT, frozenset({"right"}): _RIGHT,
+          _ACROSS_ARMS: _ACROSS}
 
 
 def _pipe_legend(readings: bool, pipes: bool) -> str:
@@ -271,8 +289,7 @@ def _pipe_legend(readings: bool, pipes: bool) -> str:
     entries = []
     if readings:
         entries = [("", "White pawns read:")] + [
-            (disc(_filled(_SMALL, READING[r], OUTLINED), "×" if r is Reading.MISS else ""),
-             r.value)
+            (_disc(READING[r], OUTLINED, _SMALL, "×" if r is Reading.MISS else ""), r.value)
             for r in (Reading.BLUE, Reading.YELLOW, Reading.GREEN, Reading.EMPTY, Reading.MISS)]
     if pipes:
         entries += [(_swatch(PIPE), "pipe"), (_swatch(HOLE), "hole")]
