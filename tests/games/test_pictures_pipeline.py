@@ -14,7 +14,7 @@ from pbm.games.pipeline.flow import CELLS
 from pbm.games.pipeline.picture import ARM, HOLE, PIPE, READING, SLOT
 from pbm.games.pipeline.state import State
 from tests.browser.pages import page
-from tests.games.pictures import assert_mail_safe, cells, drawn
+from tests.games.pictures import MAX_LINE, assert_mail_safe, cells, drawn
 from tests.games.test_pipeline import (
     TAIL_PIPE,
     play,
@@ -77,6 +77,32 @@ def test_every_square_is_a_named_cell_and_the_picture_is_safe_in_mail(position, 
     else:  # before play, only a pipeline sent has a board, and only for its owner
         boards = ["", "Tail:"] if viewer == "tail" else [""]
     assert names == {board + square for board in boards for square in CELLS}
+
+
+# A board mail's whole budget is 16 KB, its text and the document round the picture
+# included: the picture of the busiest position stays well inside its share.
+MAX_PICTURE = 8_000
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_picture_of_a_game_is_lean_and_in_short_lines(seed):
+    """After every move, for every viewer: safe in mail, within MAX_PICTURE bytes, and no
+    line past what a mail may hold (so the HTML part goes as it is, not quoted-printable)."""
+    rng = random.Random(seed)
+    state = GAME.start({}, seed)
+    largest = 0
+    while True:
+        for viewer in VIEWERS.values():
+            html = drawn(GAME, state, viewer)
+            assert_mail_safe(html)
+            mailed = html.encode("ascii", "xmlcharrefreplace")
+            assert max(map(len, mailed.split(b"\n"))) <= MAX_LINE
+            largest = max(largest, len(mailed))
+        if GAME.result(state) is not None:
+            break
+        seat = rng.choice(sorted(GAME.to_move(state)))
+        state = GAME.play(state, seat, GAME.random_move(state, seat, rng))
+    assert largest <= MAX_PICTURE, largest
 
 
 def styles(html: str) -> list[dict[str, str]]:

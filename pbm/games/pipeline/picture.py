@@ -86,7 +86,9 @@ def draw(state: State, viewer: Viewer) -> str:
         parts.append(f'<div class="{_BOARDS}">' + "".join(boards) + "</div>")
     parts.append(_pipe_legend(state.phase in (Phase.PLAY, Phase.OVER), bool(shown)))
     parts.append(caption(last.words))
-    return frame("".join(parts))
+    # A line each (between blocks, a line break draws nothing): a mail's line may not pass
+    # 998 bytes, and the legends and the pawns off the board together would.
+    return frame("\n".join(part for part in parts if part))
 
 
 # ----- the style sheet -------------------------------------------------------------------------
@@ -236,7 +238,7 @@ def _pipe_board(state: State, seat: int, viewer: Viewer, pipe: Pipe | None,
     title = f"Your pipeline ({SEATS[seat]})" if seat == viewer else f"{SEATS[seat]}'s pipeline"
     note = "" if pipe else f'<span class="{_NOTE}">{_secret_note(state, seat)}</span>'
     head = f'<div class="{_TITLE}">{title}{note}</div>'
-    return f'<div class="{_BOX}">{head}{board}</div>'
+    return f'<div class="{_BOX}">{head}\n{board}</div>'
 
 
 def _secret_note(state: State, seat: int) -> str:
