@@ -41,6 +41,7 @@ class Largest:
     html: int = 0
     where: str = ""
     mails: int = 0
+    raw: bytes = b""  # the largest mail itself
 
     def see(self, reply: Reply, step: str) -> None:
         assert reply.html is not None, f"no HTML part at {step}"
@@ -54,6 +55,7 @@ class Largest:
                 part = list(parse(raw).iter_parts())[1]
                 self.size, self.html = len(raw), len(part.get_payload())
                 self.where = f"{step} to {address}"
+                self.raw = raw
 
     def __str__(self) -> str:
         return f"{self.size:,} bytes (HTML part {self.html:,}) at {self.where}"
@@ -92,12 +94,13 @@ def board_mails(replies: list[Reply], largest: Largest, step: str) -> None:
 
 
 @pytest.mark.parametrize("name", registry.names())
-def test_every_board_mail_fits_its_budget(players: Runner, name: str):
+def test_every_board_mail_fits_its_budget(players: Runner, name: str, tmp_path):
     run = without_fsync(players)
     largest = Largest()
     for seed in range(GAMES):
         play(run, name, seed, largest)
     budget = LIMIT
     print(f"\n{name}: {largest.mails} board mails, the largest {largest}")
+    (tmp_path / f"{name}-largest.eml").write_bytes(largest.raw)
     assert largest.size < budget, f"{name}: the largest board mail {largest}"
 
