@@ -38,8 +38,9 @@ class Picture(Protocol):
     in its <style> block (a picture with inline styles and no SHEET works too, heavier). It
     shows no more than render() shows this viewer, and highlights the last move. Every cell
     carries data-cell="<its name>" (as in move notation), so tests and tools can find it,
-    unless the game says how its cells are found instead (Loophole: by their place in a
-    row). A game with no picture has plain-text mails."""
+    or is found by its place: a kit.grid() with a data-board (Pipeline's boards), or as
+    the game says (Loophole: in a row's table). A game with no picture has plain-text
+    mails."""
 
     def __call__(self, state: Any, viewer: Viewer, /) -> str: ...
 

@@ -78,14 +78,14 @@ class Sheet:
             display="inline-block", width=size, height=size, border_radius="50%",
             background=fill, box_sizing="border-box", color=label_colour,
             font_size=max(9, size // 2), line_height=f"{size - 4}px", text_align="center",
-            vertical_align="middle", font_weight="bold") + f";{FONT}")
+            vertical_align="middle", font_weight="bold"))
 
     def label(self, name: str, width: int, height: int, align: str = "center",
               size: int = 9) -> str:
         """A cell of the frame round a board (a column letter, a row number)."""
         return self.rule(name, css(width=width, height=height, padding=0, font_size=size,
                                    color=EDGE, text_align=align,
-                                   line_height=f"{height}px") + f";{FONT}")
+                                   line_height=f"{height}px"))
 
     def spacer(self, name: str, width: int, height: int = 1,
                background: str = "transparent") -> str:
@@ -123,12 +123,13 @@ class Grid:
 
 
 KIT = Sheet("k")
+# The frame sets the font; everything in it inherits it (a rule's bytes count in every mail).
 _EDGE = 14  # the strip of names round a grid()
 _FRAME = KIT.rule("f", css(max_width=PICTURE_WIDTH, margin="0 auto", padding="8px 0",
                            color=TEXT) + f";{FONT}")
-_CAPTION = KIT.rule("c", css(font_size=13, color=TEXT, margin="6px 0") + f";{FONT}")
+_CAPTION = KIT.rule("c", css(font_size=13, color=TEXT, margin="6px 0"))
 _TABLE = KIT.rule("t", css(border_collapse="collapse", border_spacing=0, margin="0 auto"))
-_LEGEND = KIT.rule("l", css(font_size=12, color=TEXT, margin="4px 0") + f";{FONT}")
+_LEGEND = KIT.rule("l", css(font_size=12, color=TEXT, margin="4px 0"))
 _ENTRY = KIT.rule("e", css(display="inline-block", margin="2px 8px 2px 0",
                            white_space="nowrap"))
 _CORNER = KIT.label("g", _EDGE, _EDGE, size=11)
@@ -142,34 +143,55 @@ def classes(*names: str | None) -> str:
     return " ".join(name for name in names if name)
 
 
+# How the kit writes markup, where every byte counts on a board of cells: a class of one
+# word needs no quotes, and a cell followed by another cell (or the end of its row) no end
+# tag. HTML allows both, and every parser (browsers', mail clients') knows them.
+def look_of(names: str) -> str:
+    """The class attribute ` class=names`, quoted only where it names several."""
+    if not names:
+        return ""
+    return f" class={names}" if _WORD.match(names) else f' class="{names}"'
+
+
+_WORD = re.compile(r"[a-z][a-z0-9]*\Z")
+
+
 def cell(name: str, inner: str = "", look: str = "") -> str:
     """A table cell of the board named `name` (as in move notation), of class `look`:
-    data-cell lets tests and tools find it."""
-    return f'<td data-cell="{escape(name)}" class="{look}">{inner}</td>'
+    data-cell lets tests and tools find it. It ends where the next cell or its row does."""
+    return f'<td data-cell="{escape(name)}"{look_of(look)}>{inner}'
+
+
+def spot(inner: str, look: str) -> str:
+    """A cell of a grid(..., board=NAME) of class `look`, without a name of its own: a tool
+    finds it by its place, under its column's letter and beside its row's name."""
+    return f"<td{look_of(look)}>{inner}"
 
 
 def disc(look: str, label: str = "") -> str:
     """A round piece of class `look` (Sheet.disc and a border: OUTLINED or RINGED),
     optionally with a short label."""
-    return f'<span class="{look}">{escape(label)}</span>'
+    return f"<span{look_of(look)}>{escape(label)}</span>"
 
 
 def caption(lines: Iterable[str]) -> str:
     """Text under or over a picture (whose turn, a legend): escaped, one line each."""
     body = "<br>".join(escape(line) for line in lines)
-    return f'<div class="{_CAPTION}">{body}</div>'
+    return f"<div{look_of(_CAPTION)}>{body}</div>"
 
 
-def table(rows: Iterable[str], look: str = "") -> str:
+def table(rows: Iterable[str], look: str = "", board: str | None = None) -> str:
     """A table of `rows` (each '<tr>...</tr>' text) with no gaps between cells; `look`
-    adds a class whose rules come after the kit's (a margin, a border)."""
-    return (f'<table role="presentation" class="{classes(_TABLE, look)}">'
+    adds a class whose rules come after the kit's (a margin, a border). A board of spot()s
+    names itself: data-board."""
+    named = "" if board is None else f' data-board="{escape(board)}"'
+    return (f'<table role="presentation"{look_of(classes(_TABLE, look))}{named}>'
             f'{"".join(rows)}</table>')
 
 
 def frame(inner: str) -> str:
     """The whole picture: never wider than a phone, centred, with the board's colours."""
-    return f'<div class="{_FRAME}">{inner}</div>'
+    return f"<div{look_of(_FRAME)}>{inner}</div>"
 
 
 # ----- added for Loophole, Trou and Synapse-Ice ---------------------------------------------
@@ -181,12 +203,12 @@ LAST_BACKGROUND = "#f7dc6f"
 
 def label(text: str, look: str) -> str:
     """A cell of the frame round a board of class `look` (Sheet.label): not a board cell."""
-    return f'<td class="{look}">{escape(text)}</td>'
+    return f"<td{look_of(look)}>{escape(text)}"
 
 
 def spacer(look: str) -> str:
     """An empty table cell of class `look` (Sheet.spacer) that only takes room."""
-    return f'<td class="{look}"></td>'
+    return f"<td{look_of(look)}>"
 
 
 def row(cells: Iterable[str]) -> str:
@@ -203,17 +225,19 @@ MINE = "#2a6fdb"  # what only this viewer is shown (their own secret): a dashed 
 
 
 def grid(look: Grid, cells: Iterable[Iterable[str]], columns: Iterable[str],
-         rows: Iterable[str]) -> str:
+         rows: Iterable[str], board: str | None = None) -> str:
     """A board of cell() texts, one list per row, with the column names above it and the row
-    names on its left, in the classes of `look` (Sheet.grid)."""
-    head = row([f'<td class="{_CORNER}"></td>', *(label(c, look.column) for c in columns)])
+    names on its left, in the classes of `look` (Sheet.grid). A `board` of spot()s is named:
+    its cell under column C beside row R is "board:CR", or "CR" on the board "" (Pipeline's
+    boards: their cells' names would be a KB of a mail)."""
+    head = row([spacer(_CORNER), *(label(c, look.column) for c in columns)])
     body = [row([label(name, look.row), *line]) for name, line in zip(rows, cells)]
-    return table([head, *body], look.table)
+    return table([head, *body], look.table, board)
 
 
 def legend(entries: Iterable[tuple[str, str]]) -> str:
     """A line of marks with their meaning, e.g. (disc(...), 'blue pawn'), that wraps
     on a narrow screen between entries, never inside one."""
-    items = "".join(f'<span class="{_ENTRY}">{mark + "&nbsp;" if mark else ""}'
+    items = "".join(f'<span{look_of(_ENTRY)}>{mark + "&nbsp;" if mark else ""}'
                     f"{escape(meaning)}</span>" for mark, meaning in entries)
-    return f'<div class="{_LEGEND}">{items}</div>'
+    return f"<div{look_of(_LEGEND)}>{items}</div>"

@@ -31,8 +31,8 @@ _PRE = MAIL.rule("x", ";".join((
     css(line_height="1.25", white_space="pre", overflow_x="auto", margin="10px 0",
         color=TEXT))))
 _STYLE_START, _STYLE_END = "<style>\n", "</style>\n"
-# The classes an element names: quoted, or one word unquoted (Loophole's cells).
-_CLASSES = re.compile(r' class="?([a-z][a-z0-9 ]*)')
+# The classes an element names: quoted, or one word unquoted (games/kit.py look_of()).
+_CLASSES = re.compile(r' class=(?:"([^"]*)"|([a-z][a-z0-9]*))')
 
 
 def document(head: str, picture: str, rest: str, style: str = "") -> str:
@@ -82,7 +82,8 @@ def _page(text: str, inside: str, styles: list[str]) -> str:
     of `styles` (each a sheet's css(): the kit's own rules come first in each) that
     `inside` uses, each written once."""
     title = _text(text.split("\n", 1)[0])
-    used = {_BODY, *(name for names in _CLASSES.findall(inside) for name in names.split())}
+    used = {_BODY, *(name for quoted, word in _CLASSES.findall(inside)
+                     for name in (quoted or word).split())}
     lines = dict.fromkeys(line for style in [MAIL.css(), *styles]
                           for line in style.splitlines(keepends=True)
                           if line[1:line.find("{")] in used)

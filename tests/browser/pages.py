@@ -6,7 +6,7 @@ from PIL import ImageChops
 
 from pbm.games.base import PICTURE_WIDTH
 from tests.browser.harness import Browser, Shot
-from tests.games.pictures import loophole_named, used_rules
+from tests.games.pictures import closed, loophole_named, used_rules
 
 
 def page(fragment: str, width: int = PICTURE_WIDTH) -> str:
@@ -21,11 +21,11 @@ def page(fragment: str, width: int = PICTURE_WIDTH) -> str:
 
 
 def shot_of(browser: Browser, game: str, html: str, name: str) -> Shot:
-    """`html` (a page) rendered with its cells' boxes: Loophole's cells, found by their place
-    (loophole/picture.py), are named first, and the named page must look the same."""
-    if game != "loophole":
-        return browser.render(html, name)
-    shot = browser.render(loophole_named(html), name)
+    """`html` (a page) rendered with its cells' boxes. Cells a tool finds by their place
+    (Loophole's, a Pipeline pipeline's: games/kit.py) are named first, and the named page
+    must look the same as the page as mailed."""
+    named = closed(loophole_named(html) if game == "loophole" else html)
+    shot = browser.render(named, name)
     mailed = browser.render(html, f"{name}-as-mailed")
     assert ImageChops.difference(shot.image, mailed.image).getbbox() is None, \
         "naming the cells changed the picture"

@@ -14,7 +14,7 @@ from pbm.games import registry
 from pbm.games.base import AnyGame
 from tests.browser.harness import Browser, Shot
 from tests.browser.pages import page
-from tests.games.pictures import drawn, looks
+from tests.games.pictures import drawn, has_classes, looks, without_classes
 
 SEED = 23
 GAMES = ("trou", "outguess", "synapse-ice")
@@ -44,12 +44,12 @@ def test_the_sheet_draws_what_inline_styles_draw(browser: Browser, name: str) ->
     for where, state in positions(game, SEED).items():
         for viewer in viewers:
             fragment = drawn(game, state, viewer)
-            assert ' class="' in fragment and ' style="' not in fragment, "not drawn by a sheet"
+            assert has_classes(fragment) and ' style="' not in fragment, "not drawn by a sheet"
             lean = browser.render(page(fragment), f"lean-{name}")
             inline = page(looks(fragment))
-            assert "<style>\n</style>" in inline and ' class="' not in inline  # no rules
+            assert "<style>\n</style>" in inline and not has_classes(inline)  # no rules
             assert same(lean, browser.render(inline, f"inline-{name}")), (where, viewer)
     # The rules are what gives it its looks: without them it is another picture.
-    bare = page(fragment.replace(' class="', ' data-class="'))
+    bare = page(without_classes(fragment))
     assert "<style>\n</style>" in bare
     assert not same(lean, browser.render(bare, f"bare-{name}"))

@@ -14,8 +14,8 @@ from pbm.games.base import Viewer
 from pbm.games.pipeline import GAME
 from pbm.games.pipeline.state import Phase
 from tests.browser.harness import Browser
-from tests.browser.pages import page
-from tests.games.pictures import drawn, looks
+from tests.browser.pages import page, shot_of
+from tests.games.pictures import drawn, has_classes, looks
 
 SEED = 5
 EMPTY_SHEET = "<style>\n</style>\n"
@@ -52,8 +52,8 @@ def test_the_style_block_draws_what_inline_styles_draw(browser: Browser, positio
                                                       viewer: Viewer) -> None:
     fragment = drawn(GAME, POSITIONS[position], viewer)
     mailed = page(fragment)
-    assert "<style>\n." in mailed and 'class="' in mailed  # the rules are in the block
-    shot = browser.render(mailed, f"lean-pipeline-{position}-{viewer}")
+    assert "<style>\n." in mailed and has_classes(mailed)  # the rules are in the block
+    shot = shot_of(browser, "pipeline", mailed, f"lean-pipeline-{position}-{viewer}")
     inline = browser.render(inline_page(fragment), f"lean-pipeline-{position}-{viewer}-inline")
     assert shot.image.size == inline.image.size
     assert ImageChops.difference(shot.image, inline.image).getbbox() is None

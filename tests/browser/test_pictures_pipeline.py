@@ -9,6 +9,7 @@ from pbm.games.pipeline import GAME, Colour, Reading
 from pbm.games.pipeline.flow import CELLS
 from pbm.games.pipeline.picture import HOLE, PAWN, PIPE, READING, SLOT
 from tests.browser.harness import Browser, Shot
+from tests.browser.pages import shot_of
 from tests.browser.pixels import extent, near, not_blank, one_size
 from tests.games.pictures import drawn, page
 from tests.games.test_pictures_pipeline import HEAD, mid_game
@@ -17,7 +18,8 @@ BOARDS = ("", "Head:", "Tail:")
 
 
 def shot_of_mid_game(browser: Browser, viewer: int | None) -> Shot:
-    return browser.render(page(drawn(GAME, mid_game(), viewer)), f"pipeline-{viewer}")
+    return shot_of(browser, "pipeline", page(drawn(GAME, mid_game(), viewer)),
+                   f"pipeline-{viewer}")
 
 
 def test_the_picture_is_the_three_boards_in_a_phones_width(browser: Browser) -> None:

@@ -4,6 +4,7 @@ and the page a browser test wraps it in."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
 
@@ -51,12 +52,118 @@ def loophole_named(html: str) -> str:
     return _ROW_TABLE.sub(name_row, html)
 
 
+# Elements whose end tag HTML lets go (the kit writes cells so): closed by the next of their
+# kind or by the end of what holds them, as every HTML parser does.
+IMPLIED = {"td": {"td", "tr"}, "tr": {"tr"}}  # tag -> the start tags that close it
+HOLDERS = {"td": ("tr", "table"), "tr": ("table",)}  # tag -> the end tags that close it
+VOID = {"br", "hr", "wbr", "meta", "img", "input"}
+_TAGS = re.compile(r"<[^>]*>")
+
+
+@dataclass
+class _Board:
+    """A grid with a data-board being read: its column letters (the corner's '' first)."""
+
+    name: str
+    depth: int  # how many tables are open inside it and it
+    row: int = -1
+    column: int = -1
+    columns: list[str] = field(default_factory=list)
+    row_name: str = ""
+    cell_start: int = 0
+
+
+class _Closer(HTMLParser):
+    """Writes HTML back with every end tag HTML implies, and names the spots of a grid with
+    a data-board by their place: the cell under column C beside row R is "board:CR"."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.out: list[str] = []
+        self.open: list[str] = []
+        self.boards: list[_Board] = []
+
+    def _board(self) -> _Board | None:
+        """The grid whose own rows and cells are being read, if any."""
+        board = self.boards[-1] if self.boards else None
+        return board if board and self.open.count("table") == board.depth else None
+
+    def _close(self, tag: str) -> None:
+        self.out.append(f"</{tag}>")
+        board = self._board()
+        if tag == "td" and board is not None:
+            text = _TAGS.sub("", "".join(self.out[board.cell_start:]))
+            if board.row == 0:
+                board.columns.append(text)
+            elif board.column == 0:
+                board.row_name = text
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        while self.open and tag in IMPLIED.get(self.open[-1], ()):
+            self._close(self.open.pop())
+        text = self.get_starttag_text() or f"<{tag}>"
+        board = self._board()
+        if board is not None and tag == "tr":
+            board.row, board.column = board.row + 1, -1
+        elif board is not None and tag == "td":
+            board.column += 1
+            if board.row > 0 and board.column > 0:
+                name = f"{board.columns[board.column]}{board.row_name}"
+                name = f"{board.name}:{name}" if board.name else name
+                text = f'<td data-cell="{name}"' + text[3:]
+            board.cell_start = len(self.out) + 1
+        self.out.append(text)
+        if tag not in VOID:
+            self.open.append(tag)
+        named = dict(attrs).get("data-board")
+        if tag == "table" and named is not None:
+            self.boards.append(_Board(named, self.open.count("table")))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.open and tag in HOLDERS.get(self.open[-1], ()):
+            self._close(self.open.pop())
+        if self.open and self.open[-1] == tag:
+            self.open.pop()
+        self._close(tag)
+        if tag == "table" and self.boards and self.open.count("table") < self.boards[-1].depth:
+            self.boards.pop()
+
+    def handle_data(self, data: str) -> None:
+        self.out.append(data)
+
+    def handle_entityref(self, name: str) -> None:
+        self.out.append(f"&{name};")
+
+    def handle_charref(self, name: str) -> None:
+        self.out.append(f"&#{name};")
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.out.append(self.get_starttag_text() or f"<{tag}/>")
+
+    def handle_decl(self, decl: str) -> None:
+        self.out.append(f"<!{decl}>")
+
+    def handle_comment(self, data: str) -> None:
+        self.out.append(f"<!--{data}-->")
+
+
+def closed(html: str) -> str:
+    """`html` as a reader's parser sees it, written out: every end tag HTML implies (the
+    kit's cells leave theirs out) in place, and each spot of a grid with a data-board named
+    by its place (kit.grid), as a data-cell."""
+    closer = _Closer()
+    closer.feed(html)
+    closer.close()
+    return "".join(closer.out)
+
+
 _CLASS = re.compile(r' class=(?:"([^"]*)"|([a-z][a-z0-9]*)\b)')  # quoted, or one word
 
 
 def looks(html: str) -> str:
-    """`html` with each element's classes written out as its inline style (the rules of
-    games/kit.py's sheets, in their order), so a test can read what colour a cell is."""
+    """`html` closed() and with each element's classes written out as its inline style (the
+    rules of games/kit.py's sheets, in their order), so a test can read what colour a cell
+    is."""
     from pbm.games.kit import rules
 
     known = rules()
@@ -67,7 +174,17 @@ def looks(html: str) -> str:
         assert not missing, f"classes no sheet declares: {missing}"
         return ' style="' + ";".join(known[name] for name in names) + '"'
 
-    return _CLASS.sub(inline, html)
+    return _CLASS.sub(inline, closed(html))
+
+
+def has_classes(html: str) -> bool:
+    """Whether an element of `html` names a class (quoted or not)."""
+    return _CLASS.search(html) is not None
+
+
+def without_classes(html: str) -> str:
+    """`html` with its class attributes renamed data-class: its rules no longer apply."""
+    return _CLASS.sub(lambda found: f' data-class="{found.group(1) or found.group(2)}"', html)
 
 
 def used_rules(fragment: str) -> str:

@@ -13,7 +13,7 @@ import pytest
 
 from pbm.games import registry
 from pbm.games.base import AnyGame
-from tests.games.pictures import drawn, looks, loophole_named
+from tests.games.pictures import closed, drawn, loophole_named, looks
 
 # Some mail clients (Gmail) clip a message whose HTML passes about 100 KB: a picture stays
 # well under that, however long the game, so the rest of the mail fits beside it.
@@ -66,9 +66,9 @@ def check_picture(game: AnyGame, html: str | None, where: str) -> str:
     reader.close()
     assert not reader.faults, f"{where}: {reader.faults[0]}"
     assert not reader.open, f"{where}: <{reader.open[-1]}> never closed"
-    if game.info.name == "loophole":  # its cells are named by their place
-        reader = Reader()
-        reader.feed(loophole_named(html))
+    # Cells found by their place (Loophole's rows, grids with a data-board) named so.
+    reader = Reader()
+    reader.feed(closed(loophole_named(html) if game.info.name == "loophole" else html))
     assert reader.cells, f"{where}: no cell has data-cell"
     repeated = [name for name, times in Counter(reader.cells).items() if times > 1]
     assert not repeated, f"{where}: data-cell used twice: {sorted(repeated)}"

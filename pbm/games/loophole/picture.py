@@ -8,7 +8,6 @@ from pbm.games.kit import (
     BOARD,
     DARK,
     EDGE,
-    FONT,
     LAST,
     LIGHT,
     OUTLINE,
@@ -16,6 +15,7 @@ from pbm.games.kit import (
     caption,
     css,
     frame,
+    look_of,
     row,
     spacer,
     table,
@@ -57,7 +57,7 @@ def draw(state: LoopholeState, viewer: Viewer) -> str:
                         for at in range(r * SIZE, (r + 1) * SIZE))
         lines.append(before + spots + after)
     lines.append(_BOTTOM)
-    board = table([row([f'<td class="{_HOLDER}">{"".join(lines)}</td>'])])
+    board = table([row([f'<td{look_of(_HOLDER)}>{"".join(lines)}</td>'])])
     return frame(board + caption(_caption_lines(state)))
 
 
@@ -70,7 +70,7 @@ _LETTER = SHEET.label("a", PITCH, 12)
 # A row's number ends where it did after the row's spacer: its cell ends a gap earlier.
 _NUMBER = SHEET.rule("n", css(
     padding=0, font_size=9, color=EDGE, text_align="right", line_height=f"{SPOT}px",
-    height=SPOT, position="relative", left=GAP) + f";{FONT}")
+    height=SPOT, position="relative", left=GAP))
 _BEFORE_LETTERS = SHEET.spacer("m", NUMBER_WIDTH + EDGE_WIDTH + GAP)
 _BEFORE_EDGE = SHEET.spacer("k", NUMBER_WIDTH + EDGE_WIDTH, EDGE_WIDTH)
 _BLACK_EDGE = SHEET.spacer("s", ROW_WIDTH, EDGE_WIDTH, DARK)
@@ -110,7 +110,7 @@ _LAST_LOOKS = {
 def _line(shift_of_row: int, cells: list[str]) -> str:
     """One line of the picture, shifted like board row `shift_of_row`, left-aligned (the
     shift is the one width a line has of its own, so it stays on the spacer)."""
-    shift = [f'<td class="{_SHIFT}" style="{css(width=SHIFT * shift_of_row)};'
+    shift = [f'<td{look_of(_SHIFT)} style="{css(width=SHIFT * shift_of_row)};'
              f'{css(min_width=SHIFT * shift_of_row)}"></td>'] if shift_of_row else []
     return table([row(shift + cells)], _LINE)
 

@@ -24,13 +24,14 @@ from pbm.games.kit import (
     Grid,
     Sheet,
     caption,
-    cell,
     classes,
     css,
     disc,
     frame,
     grid,
     legend,
+    look_of,
+    spot,
 )
 from pbm.games.pipeline.flow import COLUMNS, SIZE, Colour, Pipe, Reading, cell_at, coords
 from pbm.games.pipeline.state import SEATS, GuessEntry, Phase, ProbeEntry, State
@@ -83,7 +84,7 @@ def draw(state: State, viewer: Viewer) -> str:
         boards = [_pipe_board(state, shown[0], viewer, state.pipes[shown[0]], {}, last)]
     if boards:
         # No line break between the boards: they are inline blocks, and it would be a space.
-        parts.append(f'<div class="{_BOARDS}">' + "".join(boards) + "</div>")
+        parts.append(f'<div{look_of(_BOARDS)}>' + "".join(boards) + "</div>")
     parts.append(_pipe_legend(state.phase in (Phase.PLAY, Phase.OVER), bool(shown)))
     parts.append(caption(last.words))
     # A line each (between blocks, a line break draws nothing): a mail's line may not pass
@@ -185,16 +186,17 @@ def _pawn_board(state: State, last: Highlight) -> str:
                 inner = _disc(PAWN[pawns[name]], RINGED if name in last.pawns else OUTLINED,
                               _PAWN)
             elif coin:
-                inner = f'<b class="{_LAST_COIN if name == last.coin else _COIN}">{coin}</b>'
+                inner = f'<b{look_of(_LAST_COIN if name == last.coin else _COIN)}>{coin}</b>'
             else:
                 inner = ""
-            cells.append(cell(name, inner, _filled(_SQUARE, background)))
+            cells.append(spot(inner, _filled(_SQUARE, background)))
         rows.append(cells)
-    return grid(_PAWN_GRID, rows, COLUMNS, [str(row + 1) for row in range(SIZE)])
+    # Named by their place, as the pipelines' squares are (kit.grid): "A1" and so on.
+    return grid(_PAWN_GRID, rows, COLUMNS, [str(row + 1) for row in range(SIZE)], "")
 
 
 def _swatch(colour: str) -> str:
-    return f'<span class="{classes(_SWATCH, _FILL[colour])}"></span>'
+    return f'<span{look_of(classes(_SWATCH, _FILL[colour]))}></span>'
 
 
 _BOARD_LEGEND = legend([
@@ -209,7 +211,7 @@ _OFF = {c: _disc(PAWN[c], OUTLINED, _SMALL) + "&nbsp;" for c in Colour}
 def _supply(state: State) -> str:
     left = state.supply()
     pawns = "".join(_OFF[c] for c in Colour for _ in range(left[c]))
-    return f'<div class="{_OFF_BOARD}">Off the board:&nbsp;{pawns or "none"}</div>'
+    return f'<div{look_of(_OFF_BOARD)}>Off the board:&nbsp;{pawns or "none"}</div>'
 
 
 # ----- a pipeline's board --------------------------------------------------------------------
@@ -232,13 +234,14 @@ def _pipe_board(state: State, seat: int, viewer: Viewer, pipe: Pipe | None,
                 name in path, pipe is not None and name in pipe.holes,
                 frozenset(side for n, side in sides.items() if (name, n) in links),
                 readings.get(name), coins.get(name), name in guessed)
-            cells.append(cell(f"{SEATS[seat]}:{name}", inner, look))
+            cells.append(spot(inner, look))
         rows.append(cells)
-    board = grid(_PIPE_GRID, rows, COLUMNS, [str(row + 1) for row in range(SIZE)])
+    # Its cells are named by their place (kit.grid): their names would be a KB of a mail.
+    board = grid(_PIPE_GRID, rows, COLUMNS, [str(row + 1) for row in range(SIZE)], SEATS[seat])
     title = f"Your pipeline ({SEATS[seat]})" if seat == viewer else f"{SEATS[seat]}'s pipeline"
-    note = "" if pipe else f'<span class="{_NOTE}">{_secret_note(state, seat)}</span>'
-    head = f'<div class="{_TITLE}">{title}{note}</div>'
-    return f'<div class="{_BOX}">{head}\n{board}</div>'
+    note = "" if pipe else f'<span{look_of(_NOTE)}>{_secret_note(state, seat)}</span>'
+    head = f'<div{look_of(_TITLE)}>{title}{note}</div>'
+    return f'<div{look_of(_BOX)}>{head}\n{board}</div>'
 
 
 def _secret_note(state: State, seat: int) -> str:
@@ -269,13 +272,13 @@ def _node(on_pipe: bool, hole: bool, arms: frozenset[str], reading: Reading | No
     elif guessed:
         inner = _disc(centre, RINGED)
     elif coin:
-        inner, letter = f'<b class="{_PIPE_COIN if on_pipe else _NODE_COIN}">{coin}</b>', _LETTERED
+        inner, letter = f'<b{look_of(_PIPE_COIN if on_pipe else _NODE_COIN)}>{coin}</b>', _LETTERED
     else:
         inner = ""
     if not arms:
-        return _NODE, f'<span class="{_filled(_CENTRE, centre)}">{inner}</span>'
-    middle = f'<span class="{_filled(_MIDDLE, centre, _SIDES[arms & _ACROSS_ARMS], letter)}">'
-    arm = f'<span class="{_ARM}"></span>'
+        return _NODE, f'<span{look_of(_filled(_CENTRE, centre))}>{inner}</span>'
+    middle = f'<span{look_of(_filled(_MIDDLE, centre, _SIDES[arms & _ACROSS_ARMS], letter))}>'
+    arm = f'<span{look_of(_ARM)}></span>'
     up, down = "up" in arms, "down" in arms
     look = _NODE if up == down else classes(_NODE, _TOP if up else _BOTTOM)
     return look, (arm if up else "") + middle + inner + "</span>" + (arm if down else "")

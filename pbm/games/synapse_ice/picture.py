@@ -19,6 +19,7 @@ from pbm.games.kit import (
     css,
     frame,
     label,
+    look_of,
     row,
     table,
 )
@@ -65,7 +66,7 @@ def pyramid(size: int, owner: int, direction: Direction, scale: int = 1) -> str:
     colour from the owner's class (a border of no colour is drawn in the text's colour).
     """
     look = classes(_PYRAMID, _SHAPES[size, direction, scale], _OWNERS[owner])
-    return f'<span class="{look}"></span>'
+    return f'<span{look_of(look)}></span>'
 
 
 SHEET = Sheet("s")
@@ -112,7 +113,7 @@ def _square(state: SynapseState, at: Cell) -> str:
     if piece is not None:
         return cell(at.name, pyramid(piece.size, piece.owner, piece.direction), look)
     if at == state.forced:
-        return cell(at.name, f'<span class="{_FORCED}"></span>', look)
+        return cell(at.name, f'<span{look_of(_FORCED)}></span>', look)
     return cell(at.name, "", look)
 
 
@@ -122,7 +123,7 @@ def _stash_row(state: SynapseState, seat: int) -> str:
     for size in SIZES:
         piece = pyramid(size, seat, Direction.N, STASH_SCALE)
         count = f"&times;{state.left(seat, size)}"
-        parts.append(f'<td class="{_STASH_COUNT}">{piece} {count}</td>')
+        parts.append(f'<td{look_of(_STASH_COUNT)}>{piece} {count}</td>')
     return row(parts)
 
 

@@ -22,6 +22,7 @@ from pbm.games.kit import (
     disc,
     frame,
     label,
+    look_of,
     row,
     spacer,
     table,
@@ -82,7 +83,7 @@ def _cell(state: TrouState, at: Cell, hole: Cell | None) -> str:
     if pawn is not None:
         return cell(at.name, _pawn(pawn, PAWN), look)
     hollow = classes(_HOLLOW, _PIT if at == hole else None)
-    return cell(at.name, f'<span class="{hollow}"></span>', look)
+    return cell(at.name, f'<span{look_of(hollow)}></span>', look)
 
 
 def _pawn(pawn: Pawn, size: int) -> str:
@@ -103,5 +104,5 @@ def _under_board(state: TrouState) -> str:
         pawns = [_pawn(Pawn(seat, value), LEFT_PAWN) for value in state.pawns_left(seat)]
         left = " ".join(pawns) if pawns else "none"
         name_cell = label(f"{name} pawns left:", _LEFT_NAME)
-        rows.append(row([name_cell, f'<td class="{BARE}">{left}</td>']))
+        rows.append(row([name_cell, f'<td{look_of(BARE)}>{left}</td>']))
     return table(rows, _UNDER)
