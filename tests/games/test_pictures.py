@@ -13,7 +13,7 @@ import pytest
 
 from pbm.games import registry
 from pbm.games.base import AnyGame
-from tests.games.pictures import closed, drawn, loophole_named, looks
+from tests.games.pictures import closed, drawn, looks, loophole_named
 
 # Some mail clients (Gmail) clip a message whose HTML passes about 100 KB: a picture stays
 # well under that, however long the game, so the rest of the mail fits beside it.
