@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from html import escape
 
-from pbm.games.kit import FONT, TEXT, Sheet, css
+from pbm.games.kit import FONT, TEXT, Sheet, css, look_of
 
 START = ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
          '<meta name="viewport" content="width=device-width, initial-scale=1">\n')
@@ -23,13 +23,14 @@ _BODY = MAIL.rule("b", f"{css(margin=0, padding=8, background='#ffffff', color=T
 _HEAD = MAIL.rule("p", css(font_size=14, line_height="1.4", margin="0 0 8px", color=TEXT)
                   + f";{FONT}")
 # A 76-column line fits a phone's width at 2vw (a monospace glyph is about 0.6em wide);
-# the first font-size is for clients that do not know min() (they drop only that
-# declaration); a wider line scrolls inside the <pre> rather than widening the page.
+# a wider line scrolls inside the <pre> rather than widening the page. The rule's
+# font-size is for clients that do not know min(); min() itself stays on the element, as a
+# client that cannot read a rule may throw the whole <style> block away (Gmail does).
 _PRE = MAIL.rule("x", ";".join((
     "font-family:Menlo,Consolas,'DejaVu Sans Mono','Courier New',monospace",
-    css(font_size=11), "font-size:min(12px,2vw)",
-    css(line_height="1.25", white_space="pre", overflow_x="auto", margin="10px 0",
-        color=TEXT))))
+    css(font_size=11, line_height="1.25", white_space="pre", overflow_x="auto",
+        margin="10px 0", color=TEXT))))
+_PRE_SIZE = "font-size:min(12px,2vw)"
 _STYLE_START, _STYLE_END = "<style>\n", "</style>\n"
 # The classes an element names: quoted, or one word unquoted (games/kit.py look_of()).
 _CLASSES = re.compile(r' class=(?:"([^"]*)"|([a-z][a-z0-9]*))')
@@ -50,13 +51,13 @@ def section(head: str, picture: str, rest: str) -> str:
 def paragraphs(text: str) -> str:
     """Lines of text as paragraphs: a blank line starts a new one."""
     blocks = [block.split("\n") for block in text.split("\n\n") if block.strip()]
-    return "".join(f'<p class="{_HEAD}">' + "<br>".join(_text(line) for line in lines)
+    return "".join(f"<p{look_of(_HEAD)}>" + "<br>".join(_text(line) for line in lines)
                    + "</p>\n" for lines in blocks)
 
 
 def preformatted(text: str) -> str:
     """Text kept as it is laid out (the move list's columns, the ASCII board)."""
-    return f'<pre class="{_PRE}">' + _text(text.rstrip("\n")) + "</pre>"
+    return f'<pre{look_of(_PRE)} style="{_PRE_SIZE}">' + _text(text.rstrip("\n")) + "</pre>"
 
 
 def combined(intro: str, answers: Iterable[tuple[str, str, str | None]],
@@ -65,7 +66,7 @@ def combined(intro: str, answers: Iterable[tuple[str, str, str | None]],
     as replies.merge() joins their texts; `left_out` says what did not fit."""
     parts, styles = [paragraphs(intro)], []
     for subject, text, html in answers:
-        parts.append(f'<h3 class="{_HEAD}">=== {_text(subject)} ===</h3>\n')
+        parts.append(f"<h3{look_of(_HEAD)}>=== {_text(subject)} ===</h3>\n")
         if html is None:
             parts.append(preformatted(text))
         else:
@@ -88,7 +89,7 @@ def _page(text: str, inside: str, styles: list[str]) -> str:
                           for line in style.splitlines(keepends=True)
                           if line[1:line.find("{")] in used)
     return (f"{START}<title>{title}</title>\n{_STYLE_START}{''.join(lines)}{_STYLE_END}"
-            f'</head>\n<body class="{_BODY}">\n{inside}</body></html>\n')
+            f"</head>\n<body{look_of(_BODY)}>\n{inside}</body></html>\n")
 
 
 def _text(text: str) -> str:
