@@ -75,8 +75,8 @@ class Courier:
                 log.info("removed %d half-written mail(s) from %s", removed, self.maildir.tmp)
 
     def deliver(self, only: list[int] | None = None) -> Round:
-        """Rounds until nothing is due (or each of `only` was tried once), or the relay is
-        down, or delivery is stopping."""
+        """Rounds until one finds less than a full batch due (or each of `only` was tried
+        once), or the relay is down, or delivery is stopping."""
         total = Round()
         if only is not None:
             # Each of `only` is tried once: a mail the relay defers stays pending (whether due
@@ -91,7 +91,10 @@ class Courier:
         while not self.stopping:
             done = self.round(only)
             total.add(done)
-            if done.claimed == 0 or done.relay_down:
+            # A claim takes every due mail up to a batch: short of one, nothing else was
+            # due (mail queued since wakes `pbm serve`'s courier again), and another look
+            # would find nothing.
+            if done.claimed < BATCH or done.relay_down:
                 break
         return total
 
