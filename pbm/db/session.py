@@ -47,9 +47,13 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
     return engine
 
 
-def session_factory(engine: Engine, *, read_only: bool = False) -> sessionmaker[Session]:
-    """Sessions on `engine`; read-only ones never take SQLite's write lock."""
+def session_factory(engine: Engine, *, read_only: bool = False,
+                    lazy_commit: bool = False) -> sessionmaker[Session]:
+    """Sessions on `engine`; read-only ones never take SQLite's write lock; the commits of
+    lazy ones need not survive a power loss (engines.LAZY_COMMIT says when that is right)."""
     bind = engine.execution_options(pbm_read_only=True) if read_only else engine
+    if lazy_commit:
+        bind = bind.execution_options(**{engines.LAZY_COMMIT: True})
     return sessionmaker(bind, expire_on_commit=False)
 
 

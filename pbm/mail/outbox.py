@@ -61,6 +61,7 @@ class Outbox:
     def __init__(self, factory: sessionmaker[Session], settings: DeliverySettings, me: str):
         self.factory = factory
         self.reader = session_factory(factory.kw["bind"], read_only=True)
+        self.lazy = session_factory(factory.kw["bind"], lazy_commit=True)
         self.settings = settings
         self.me = me
 
@@ -168,10 +169,12 @@ class Outbox:
         return cast(CursorResult[Any], result).rowcount
 
     # ----- recording ----------------------------------------------------------------
-    def sent(self, ids: list[int], now: datetime) -> None:
+    def sent(self, ids: list[int], now: datetime, *, durable: bool = True) -> None:
+        """Record `ids` delivered. Not `durable`: a power loss may undo the record (not the
+        claim before it), for mail whose delivery recovery can see (the Maildir's names)."""
         if not ids:
             return
-        with self.factory() as session, session.begin():
+        with (self.factory if durable else self.lazy)() as session, session.begin():
             for chunk in _chunks(ids):
                 session.execute(
                     update(OutboxMail).where(OutboxMail.id.in_(chunk))
