@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 
@@ -39,6 +41,48 @@ class Round:
             if field.name != "relay_down":
                 setattr(self, field.name, getattr(self, field.name) + getattr(other, field.name))
         self.relay_down = self.relay_down or other.relay_down
+
+
+class Handoff:
+    """From `pbm serve`'s writer to its courier: the ids of the outbox mails it has committed.
+
+    The courier delivers those by id, without looking for them; it looks at the whole
+    outbox (retries come due, claims of a dead courier, mail other processes queued) once
+    every `look_seconds` all the same, however busy the writer keeps it."""
+
+    def __init__(self, look_seconds: float, clock: Callable[[], float] = time.monotonic):
+        self.look_seconds = look_seconds
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._ids: list[int] = []
+        self._ready = threading.Event()  # ids came, or the courier is woken to stop
+        self._looked: float | None = None
+
+    def committed(self, ids: list[int]) -> None:
+        """The writer's word, after its commit, that these mails wait."""
+        with self._lock:
+            self._ids.extend(ids)
+            self._ready.set()
+
+    def wake(self) -> None:
+        self._ready.set()
+
+    def wait(self) -> bool:
+        """Until ids come (True) or it is time to look (False)."""
+        if self._looked is None:
+            return self._ready.is_set()
+        return self._ready.wait(max(0.0, self._looked + self.look_seconds - self.clock()))
+
+    def take(self) -> tuple[list[int], bool]:
+        """The ids handed over since the last take, and whether it is time to look."""
+        with self._lock:
+            ids, self._ids = self._ids, []
+            self._ready.clear()
+        now = self.clock()
+        look = self._looked is None or now - self._looked >= self.look_seconds
+        if look:
+            self._looked = now
+        return ids, look
 
 
 class Courier:
@@ -92,7 +136,7 @@ class Courier:
             done = self.round(only)
             total.add(done)
             # A claim takes every due mail up to a batch: short of one, nothing else was
-            # due (mail queued since wakes `pbm serve`'s courier again), and another look
+            # due (mail queued since is handed to `pbm serve`'s courier), and another look
             # would find nothing.
             if done.claimed < BATCH or done.relay_down:
                 break
@@ -118,9 +162,9 @@ class Courier:
         if self.stopping:
             return Round()
         now = utcnow()
+        if self.link is not None and not self.breaker.allows(time.monotonic()):
+            return Round(relay_down=True)  # mails handed over by id wait for the relay too
         if only is None:
-            if self.link is not None and not self.breaker.allows(time.monotonic()):
-                return Round(relay_down=True)
             # A read-only glance first: the idle poll never takes the write lock.
             look = self.outbox.look(now)
             taken = self.outbox.take_back(look.claims, now) if look.claims else 0
