@@ -68,10 +68,13 @@ class Handoff:
         self._ready.set()
 
     def wait(self) -> bool:
-        """Until ids come (True) or it is time to look (False)."""
-        if self._looked is None:
-            return self._ready.is_set()
-        return self._ready.wait(max(0.0, self._looked + self.look_seconds - self.clock()))
+        """Until ids come (True) or it is time to look (False). The first look, too, waits
+        for a whole interval or the first mail handed over: a server started again and
+        again (kill -9) does not spend each short life on the relay with the backlog,
+        where a kill can cut off a mail the relay took before it was recorded."""
+        left = self.look_seconds if self._looked is None else \
+            self._looked + self.look_seconds - self.clock()
+        return self._ready.wait(max(0.0, left))
 
     def take(self) -> tuple[list[int], bool]:
         """The ids handed over since the last take, and whether it is time to look."""
