@@ -103,8 +103,8 @@ class Outbox:
     """Reads and writes of the outbox table for one courier named `me`.
 
     Every write is its own short transaction, so the receiving writer is never held up
-    for long; every read that decides nothing goes through a read-only session, which
-    takes no write lock (the idle poll of `pbm serve` must not)."""
+    for long; every read that decides nothing is read-only, and takes no write lock (the
+    idle poll of `pbm serve` must not)."""
 
     def __init__(self, factory: sessionmaker[Session], settings: DeliverySettings, me: str):
         self.factory = factory
