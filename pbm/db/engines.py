@@ -11,22 +11,45 @@ from pbm.files import secure_database
 
 
 def prepare(engine: Engine) -> None:
-    """Tune a new engine for a mail server. PostgreSQL needs nothing: its default (READ
+    """Tune a new engine for a mail server. PostgreSQL needs little: its default (READ
     COMMITTED, a transaction begun by the first statement, row locks where a query asks for
     them) is what pbm wants."""
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin)
+    elif engine.dialect.name == "postgresql":
+        event.listen(engine, "begin", _postgresql_begin)
+
+
+# A transaction of a connection with this execution option commits without waiting for the
+# disk: a power loss may undo it, never a crash of pbm, and the next durable commit makes it
+# durable too (both engines write one log in order). Only for a record whose loss recovery
+# makes good: the courier's record of mail it wrote into the Maildir, whose file names
+# recovery finds (pbm/mail/delivery.py).
+LAZY_COMMIT = "pbm_lazy_commit"
 
 
 def _sqlite_begin(conn: Any) -> None:
+    options = conn.get_execution_options()
+    # Decided at every BEGIN: a pooled connection a lazy commit used goes to the writer next.
+    lazy = bool(options.get(LAZY_COMMIT))
+    if conn.info.get(LAZY_COMMIT, False) != lazy:
+        # NORMAL, in WAL mode: the commit is not fsync'd (the WAL is, at the next FULL one).
+        conn.exec_driver_sql(f"PRAGMA synchronous={'NORMAL' if lazy else 'FULL'}")
+        conn.info[LAZY_COMMIT] = lazy
     # pysqlite's own transaction handling defers BEGIN; we issue it ourselves so that a
     # transaction that will write takes the lock at its start (no upgrade deadlocks).
     # Readers (a courier looking for due mail, listings) take no lock at all.
-    if conn.get_execution_options().get("pbm_read_only"):
+    if options.get("pbm_read_only"):
         conn.exec_driver_sql("BEGIN")
     else:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _postgresql_begin(conn: Any) -> None:
+    if conn.get_execution_options().get(LAZY_COMMIT):
+        # For this transaction only: the setting ends with it.
+        conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -47,10 +47,18 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
     return engine
 
 
+def tuned(engine: Engine, *, read_only: bool = False, lazy_commit: bool = False) -> Engine:
+    """`engine` for reads that never take SQLite's write lock, or for writes whose commits
+    need not survive a power loss (engines.LAZY_COMMIT says when that is right)."""
+    options = {"pbm_read_only": True} if read_only else {}
+    if lazy_commit:
+        options[engines.LAZY_COMMIT] = True
+    return engine.execution_options(**options) if options else engine
+
+
 def session_factory(engine: Engine, *, read_only: bool = False) -> sessionmaker[Session]:
     """Sessions on `engine`; read-only ones never take SQLite's write lock."""
-    bind = engine.execution_options(pbm_read_only=True) if read_only else engine
-    return sessionmaker(bind, expire_on_commit=False)
+    return sessionmaker(tuned(engine, read_only=read_only), expire_on_commit=False)
 
 
 def current_revision(engine: Engine) -> str | None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 
@@ -41,6 +43,51 @@ class Round:
         self.relay_down = self.relay_down or other.relay_down
 
 
+class Handoff:
+    """From `pbm serve`'s writer to its courier: the ids of the outbox mails it has committed.
+
+    The courier delivers those by id, without looking for them; it looks at the whole
+    outbox (retries come due, claims of a dead courier, mail other processes queued) once
+    every `look_seconds` all the same, however busy the writer keeps it."""
+
+    def __init__(self, look_seconds: float, clock: Callable[[], float] = time.monotonic):
+        self.look_seconds = look_seconds
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._ids: list[int] = []
+        self._ready = threading.Event()  # ids came, or the courier is woken to stop
+        self._looked: float | None = None
+
+    def committed(self, ids: list[int]) -> None:
+        """The writer's word, after its commit, that these mails wait."""
+        with self._lock:
+            self._ids.extend(ids)
+            self._ready.set()
+
+    def wake(self) -> None:
+        self._ready.set()
+
+    def wait(self) -> bool:
+        """Until ids come (True) or it is time to look (False). The first look, too, waits
+        for a whole interval or the first mail handed over: a server started again and
+        again (kill -9) does not spend each short life on the relay with the backlog,
+        where a kill can cut off a mail the relay took before it was recorded."""
+        left = self.look_seconds if self._looked is None else \
+            self._looked + self.look_seconds - self.clock()
+        return self._ready.wait(max(0.0, left))
+
+    def take(self) -> tuple[list[int], bool]:
+        """The ids handed over since the last take, and whether it is time to look."""
+        with self._lock:
+            ids, self._ids = self._ids, []
+            self._ready.clear()
+        now = self.clock()
+        look = self._looked is None or now - self._looked >= self.look_seconds
+        if look:
+            self._looked = now
+        return ids, look
+
+
 class Courier:
     """Delivers due outbox mail: claims a batch, hands each mail over, records each outcome.
 
@@ -75,8 +122,8 @@ class Courier:
                 log.info("removed %d half-written mail(s) from %s", removed, self.maildir.tmp)
 
     def deliver(self, only: list[int] | None = None) -> Round:
-        """Rounds until nothing is due (or each of `only` was tried once), or the relay is
-        down, or delivery is stopping."""
+        """Rounds until one finds less than a full batch due (or each of `only` was tried
+        once), or the relay is down, or delivery is stopping."""
         total = Round()
         if only is not None:
             # Each of `only` is tried once: a mail the relay defers stays pending (whether due
@@ -91,7 +138,10 @@ class Courier:
         while not self.stopping:
             done = self.round(only)
             total.add(done)
-            if done.claimed == 0 or done.relay_down:
+            # A claim takes every due mail up to a batch: short of one, nothing else was
+            # due (mail queued since is handed to `pbm serve`'s courier), and another look
+            # would find nothing.
+            if done.claimed < BATCH or done.relay_down:
                 break
         return total
 
@@ -115,9 +165,9 @@ class Courier:
         if self.stopping:
             return Round()
         now = utcnow()
+        if self.link is not None and not self.breaker.allows(time.monotonic()):
+            return Round(relay_down=True)  # mails handed over by id wait for the relay too
         if only is None:
-            if self.link is not None and not self.breaker.allows(time.monotonic()):
-                return Round(relay_down=True)
             # A read-only glance first: the idle poll never takes the write lock.
             look = self.outbox.look(now)
             taken = self.outbox.take_back(look.claims, now) if look.claims else 0
@@ -258,8 +308,10 @@ class Courier:
             if written:
                 box.sync()
                 # One record for the round: a kill before it is harmless, the names are
-                # found in new/ or cur/ on recovery.
-                self.outbox.sent(written, utcnow())
+                # found in new/ or cur/ on recovery. For that reason too it need not wait
+                # for the disk (the claim did): a power loss that undoes it leaves the
+                # mails claimed by a dead courier, taken back as maybe sent, and found.
+                self.outbox.sent(written, utcnow(), durable=False)
                 recorded.update(written)
                 done.sent += len(written)
                 if log.isEnabledFor(logging.INFO):

@@ -20,7 +20,7 @@ from aiosmtpd.smtp import Session as SmtpSession
 from pbm.clock import SYSTEM, Clock
 from pbm.config import Config
 from pbm.mail import authenticity
-from pbm.mail.delivery import Courier
+from pbm.mail.delivery import Courier, Handoff
 from pbm.mail.housekeeping import tick
 from pbm.mail.receive import Prepared, Received, check_ahead, prepare, receive_batch
 from pbm.mail.screen import Refusal, too_complex
@@ -42,11 +42,11 @@ class Receiver:
     MAX_BATCH = 64
 
     def __init__(self, factory, config: Config, clock: Clock = SYSTEM,
-                 queued: Callable[[], None] = lambda: None):
+                 queued: Callable[[list[int]], None] = lambda ids: None):
         self.factory = factory
         self.config = config
         self.clock = clock
-        self.queued = queued  # told when housekeeping has queued mail
+        self.queued = queued  # told the ids of the outbox mails each commit queued
         self.next_tick = time.monotonic()  # the first right away: catch up after a stop
         self.waiting: queue.Queue = queue.Queue()
         self.thread = threading.Thread(target=self._run, name="pbm-receive", daemon=True)
@@ -86,6 +86,9 @@ class Receiver:
                                     self.clock)
             for (*_mail, future), result in zip(batch, results):
                 future.set_result(result)
+            queued = [ident for result in results if result is not None for ident in result[1]]
+            if queued:
+                self.queued(queued)
             if time.monotonic() >= self.next_tick:  # a busy server keeps its clock too
                 self._housekeep()
 
@@ -99,7 +102,7 @@ class Receiver:
             return
         if ids:
             log.info("housekeeping: %s", str(report).replace("\n", ";"))
-            self.queued()
+            self.queued(ids)
 
 
 class Reader:
@@ -183,10 +186,9 @@ class InboundHandler:
     """aiosmtpd handler: read the mail, hand it to the writer thread; answer once it is
     committed (or refused: 5xx for mail outside the limits)."""
 
-    def __init__(self, reader: Reader, receiver: Receiver, stored: Callable[[], None]):
+    def __init__(self, reader: Reader, receiver: Receiver):
         self.reader = reader
         self.receiver = receiver
-        self.stored = stored
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         envelope.rcpt_tos.append(address)
@@ -204,7 +206,6 @@ class InboundHandler:
         if outcome is None:
             status = "451 4.3.0 The message could not be stored; please try again later"
         else:
-            self.stored()
             if outcome[0] is Received.DUPLICATE:
                 status = "250 2.0.0 OK (this message was received before)"
             else:
@@ -255,13 +256,13 @@ class Server:
         self.config = config
         self.factory = factory
         self.reader = Reader(read_factory, config)
-        self.receiver = Receiver(factory, config, clock, lambda: self.wake.set())
+        self.handoff = Handoff(DELIVERY_POLL_SECONDS)  # the writer's mails, for the courier
+        self.receiver = Receiver(factory, config, clock, self.handoff.committed)
         self.courier = Courier(factory, config, serving=True)
         # A daemon thread, not an executor's: interpreter exit joins those, and a courier
         # stuck on a relay that never answers must not hold the process past SIGTERM.
         self.delivering = threading.Thread(target=self._deliver_forever, name="pbm-deliver",
                                            daemon=True)
-        self.wake = threading.Event()  # set by the receiver: replies are waiting
         self.halt = threading.Event()  # set once: the courier stops
         self.stopping = asyncio.Event()
         self.address: tuple[str, int] | None = None
@@ -269,7 +270,7 @@ class Server:
     def _factory(self):
         settings = self.config.smtpd
         cls = TurnTakingLMTP if settings.protocol == "lmtp" else TurnTakingSMTP
-        handler = InboundHandler(self.reader, self.receiver, lambda: self.wake.set())
+        handler = InboundHandler(self.reader, self.receiver)
         return cls(
             handler,
             data_size_limit=settings.max_message_bytes,
@@ -308,7 +309,7 @@ class Server:
     def _stop_delivery(self) -> None:
         self.halt.set()
         self.courier.abort()
-        self.wake.set()
+        self.handoff.wake()
         if self.delivering.is_alive():
             self.delivering.join(DELIVERY_STOP_SECONDS)
         if self.delivering.is_alive():
@@ -317,16 +318,19 @@ class Server:
 
     def _deliver_forever(self) -> None:
         while not self.halt.is_set():
-            woken = self.wake.wait(DELIVERY_POLL_SECONDS)
-            self.wake.clear()
+            handed = self.handoff.wait()
             if self.halt.is_set():
                 break
-            if woken:
+            if handed:
                 # Let replies gather for a moment: under load one round (one transaction)
                 # then serves many mails, and the writer keeps the disk to itself meanwhile.
                 self.halt.wait(DELIVERY_GATHER_SECONDS)
+            ids, look = self.handoff.take()
             try:
-                self.courier.deliver()
+                if look:
+                    self.courier.deliver()  # all that is due, the mails handed over too
+                elif ids:
+                    self.courier.deliver(ids)  # just committed: no need to look for them
             except Exception:
                 log.exception("delivery round failed; will retry")
                 self.halt.wait(DELIVERY_POLL_SECONDS)

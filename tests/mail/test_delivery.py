@@ -25,7 +25,7 @@ from pbm.db.migrate import upgrade
 from pbm.db.models import OutboxMail, utcnow
 from pbm.db.session import make_engine, session_factory
 from pbm.mail.compose import compose
-from pbm.mail.delivery import Courier, deliver_pending
+from pbm.mail.delivery import Courier, Handoff, deliver_pending
 from pbm.mail.maildir import Maildir
 from pbm.mail.outbox import LEASE, courier_name
 from tests import stores
@@ -278,6 +278,7 @@ def test_a_relay_that_is_down_ends_the_round_and_the_breaker_waits(store: Store,
     sink = Sink()
     with relay(sink, port=port):
         assert courier.round().relay_down  # the breaker: no try before the delay is over
+        assert courier.deliver(ids).relay_down  # mails handed over by id (`pbm serve`) too
         assert sink.delivered == []
         time.sleep(1.1)
         caplog.clear()
@@ -511,3 +512,41 @@ def test_the_idle_poll_and_outbox_listing_take_no_write_lock(store: Store):
     finally:
         writer.rollback()
         writer.close()
+
+
+# ----- `pbm serve`: the writer hands its courier what it committed -------------------------
+def test_the_courier_takes_handed_over_ids_and_looks_once_per_interval_however_busy():
+    now = [100.0]
+    handoff = Handoff(1.0, clock=lambda: now[0])
+    assert handoff.take() == ([], True)  # the first round looks at the whole outbox
+    handoff.committed([1, 2])
+    handoff.committed([3])
+    assert handoff.wait() is True
+    assert handoff.take() == ([1, 2, 3], False)  # delivered by id, without a look
+    assert handoff.take() == ([], False)
+    now[0] += 0.6
+    handoff.committed([4])
+    assert handoff.take() == ([4], False)
+    now[0] += 0.4  # a writer handing mail over all the time does not keep the look away
+    handoff.committed([5])
+    assert handoff.take() == ([5], True)
+    now[0] += 1.0  # idle: the wait ends when it is time to look, with nothing handed over
+    assert handoff.wait() is False
+    assert handoff.take() == ([], True)
+    # The writer's thread wakes a courier waiting for the next look.
+    threading.Timer(0.05, handoff.committed, args=([6],)).start()
+    assert handoff.wait() is True
+    assert handoff.take() == ([6], False)
+
+
+def test_mail_handed_over_by_id_is_delivered_into_the_maildir_once(store: Store):
+    config = store.config()
+    courier = Courier(store.factory, config, serving=True)
+    first = [store.queue(f"p{i}@players.test") for i in range(2)]
+    assert courier.deliver(first).sent == 2
+    later = [store.queue(f"q{i}@players.test") for i in range(2)]
+    # Handed over twice (a full round took them meanwhile): written once, recorded once.
+    assert courier.deliver().sent == 2
+    assert courier.deliver(later).sent == 0
+    assert len(os.listdir(config.maildir_path / "new")) == 4
+    assert all((m.status, m.attempts) == ("sent", 1) for m in store.rows().values())
