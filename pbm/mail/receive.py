@@ -379,7 +379,8 @@ def queue(session: Session, config: Config, replies: list[Reply],
     """Write each reply, once per recipient address, to the outbox; their outbox ids.
 
     One INSERT for them all, on the connection: the ORM would make an object of each only
-    to write it."""
+    to write it. Its ids come back in no particular order (asking for the rows' order makes
+    SQLite's driver send one INSERT per row), and callers want only which they are."""
     now = utcnow()
     taken: set[str] = set()  # Message-IDs given: each mail has its own
     rows = []
@@ -396,6 +397,5 @@ def queue(session: Session, config: Config, replies: list[Reply],
     if not rows:
         return []
     session.flush()  # the inbound row the outbox rows point to
-    inserted = session.connection().execute(
-        insert(OutboxMail).returning(OutboxMail.id, sort_by_parameter_order=True), rows)
-    return list(inserted.scalars())
+    inserted = session.connection().execute(insert(OutboxMail).returning(OutboxMail.id), rows)
+    return sorted(inserted.scalars())
