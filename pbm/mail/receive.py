@@ -148,16 +148,14 @@ def receive(factory: sessionmaker[Session], config: Config, raw: bytes,
 
 def store(session: Session, config: Config, raw: bytes, envelope_from: str,
           prepared: Prepared | None, clock: Clock = SYSTEM) -> tuple[Received, list[int]]:
-    """Within the caller's transaction: store a mail unless seen before, and handle it.
+    """Within the caller's transaction: store a mail and handle it.
 
-    `prepared` is None when reading the mail hit a bug: it is stored as failed, where the
-    operator finds it."""
+    A mail seen before fails to be stored (IntegrityError: its Message-ID is unique), and
+    the caller rolls back and answers DUPLICATE (_stored_elsewhere): a duplicate is rare (an
+    MTA sending again after a lost 250), so it takes the error path rather than every mail
+    paying a look-up first. `prepared` is None when reading the mail hit a bug: it is
+    stored as failed, where the operator finds it."""
     key = prepared.mail.message_key if prepared else parsing.message_key(raw)
-    seen = session.scalar(select(InboundMessage.id).where(InboundMessage.message_key == key))
-    if seen is not None:
-        log.info("inbound mail %s message-id %s from %s: received before, not handled again",
-                 seen, _message_id(prepared), logs.clean(envelope_from))
-        return Received.DUPLICATE, []
     if prepared is not None and never_answered(prepared, config):
         raw = parsing.excerpt(raw)  # all the operator needs of it; the disk is not for robots
     record = InboundMessage(message_key=key, envelope_from=envelope_from, raw=raw,
@@ -243,15 +241,15 @@ def receive_batch(factory: sessionmaker[Session], config: Config,
 
 def _stored_elsewhere(session: Session, raw: bytes, prepared: Prepared | None
                       ) -> tuple[Received, list[int]] | None:
-    """After a clash on storing a mail: a duplicate when another node committed the same
-    Message-ID meanwhile (its insert waited for that commit, then lost); else None, and the
-    sender tries again later."""
+    """After a clash on storing a mail: a duplicate when its Message-ID is stored already,
+    received before or committed by another node meanwhile (its insert waited for that
+    commit, then lost); else None, and the sender tries again later."""
     key = prepared.mail.message_key if prepared else parsing.message_key(raw)
-    if session.scalar(select(InboundMessage.id).where(InboundMessage.message_key == key)) \
-            is None:
+    seen = session.scalar(select(InboundMessage.id).where(InboundMessage.message_key == key))
+    if seen is None:
         log.exception("could not store a mail")
         return None
-    log.info("message-id %s was stored by another node meanwhile: not handled again",
+    log.info("inbound mail %s message-id %s: received before, not handled again", seen,
              _message_id(prepared))
     return Received.DUPLICATE, []
 
