@@ -185,8 +185,11 @@ def store(session: Session, config: Config, raw: bytes, envelope_from: str,
     key = prepared.mail.message_key if prepared else parsing.message_key(raw)
     if prepared is not None and never_answered(prepared, config):
         raw = parsing.excerpt(raw)  # all the operator needs of it; the disk is not for robots
+    # Stored as done, what nearly every mail ends as, so that only a mail that ends
+    # otherwise costs an UPDATE: handle() sets the status it ends with before the commit,
+    # and nobody sees the row before then.
     record = InboundMessage(message_key=key, envelope_from=envelope_from, raw=raw,
-                            processed_at=clock.now())
+                            processed_at=clock.now(), status=InboundStatus.DONE)
     session.add(record)
     session.flush()
     if prepared is None:  # the writer never reads a mail: this one waits for the operator

@@ -19,7 +19,7 @@ from tests import stores
 
 # What a move mail costs today, statement by statement (the assertion prints them):
 #   BEGIN
-#   the mail stored (a Message-ID seen before fails on its unique index)
+#   the mail stored, as done (a Message-ID seen before fails on its unique index)
 #   the board with its players and their addresses (one query)
 #   the sender's wrong-password count
 #   the move
@@ -28,11 +28,10 @@ from tests import stores
 #   the board's new state
 #   the seats' clocks (one statement for both)
 #   the board mails (one INSERT for all)
-#   the mail's status
 # No savepoint: a mail runs without them unless a command fails (then it is rolled back and
 # runs again with them; tests/mail/test_failed_commands.py). (The sender rate is off here;
 # on, it adds one upsert.)
-MOST_PER_MOVE = 11
+MOST_PER_MOVE = 10
 
 
 class Counter:
