@@ -6,12 +6,12 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from sqlalchemy import ColumnElement, Select, and_, select
-from sqlalchemy.orm import Session, joinedload
+from sqlalchemy import ColumnElement, Select, and_, exists, select
+from sqlalchemy.orm import Session, joinedload, with_expression
 
 from pbm.boards.position import position
 from pbm.context import CommandError, Context, shorten
-from pbm.db.models import Board, BoardStatus, Seat, User
+from pbm.db.models import Board, BoardStatus, Seat, Subscription, User
 from pbm.games import registry
 
 
@@ -34,8 +34,11 @@ def load_board(ctx: Context, number_text: str, game_name: str | None = None, *,
     query = (select(Board).where(Board.number == int(text),
                                  Board.status != BoardStatus.DECLINED)
              # The board with its players and their addresses in one query: every use
-             # needs them.
-             .options(joinedload(Board.seats).joinedload(Seat.user).joinedload(User.addresses)))
+             # needs them. And whether anyone watches it: most boards' mails go to their
+             # players alone, and then need no query for spectators.
+             .options(joinedload(Board.seats).joinedload(Seat.user).joinedload(User.addresses),
+                      with_expression(Board.has_spectators,
+                                      exists().where(Subscription.board_id == Board.id))))
     if to_change:
         query = _locked(query)
     if game_name:

@@ -24,7 +24,7 @@ from tests import stores
 #   the sender's wrong-password count
 #   the move
 #   the tail of the move list
-#   the board's spectators' addresses (one query)
+#   the board's spectators' addresses (one query), where it has any
 #   the board's new state
 #   the seats' clocks (one statement for both)
 #   the board mails (one INSERT for all)
@@ -32,6 +32,8 @@ from tests import stores
 # runs again with them; tests/mail/test_failed_commands.py). (The sender rate is off here;
 # on, it adds one upsert.)
 MOST_PER_MOVE = 10
+WATCHED_FROM = 60  # two spectators from this move on
+SPECTATORS = [("carol", "secret-c", "carol@bench.test"), ("dave", "secret-d", "dave@bench.test")]
 
 
 class Counter:
@@ -55,7 +57,12 @@ def test_a_move_costs_a_bounded_number_of_statements_at_any_point_of_a_game(tmp_
             PLAYERS[0][2])
     counter = Counter(engine)
     rng, state, per_move = random.Random(3), LOOPHOLE.start({}, 0), []
-    for _number in range(120):
+    for number in range(120):
+        if number == WATCHED_FROM:
+            for userid, password, address in SPECTATORS:
+                for line in (f"signup {userid} {password}",
+                             f"loophole subscribe 101 {userid} {password}"):
+                    receive(factory, config, player_mail(address, line), address)
         (seat,) = LOOPHOLE.to_move(state)
         move = LOOPHOLE.random_move(state, seat, rng)
         userid, password, address = PLAYERS[seat]
@@ -66,9 +73,12 @@ def test_a_move_costs_a_bounded_number_of_statements_at_any_point_of_a_game(tmp_
             prepared = check_ahead(prepared, session, config.limits)
         counter.statements.clear()
         result, queued = receive(factory, config, raw, address, prepared)
-        assert result is Received.STORED and len(queued) == 2
+        watched = number >= WATCHED_FROM
+        assert result is Received.STORED and len(queued) == 2 + 2 * watched
         per_move.append(list(counter.statements))
         state = LOOPHOLE.play(state, seat, move)
     counts = [len(statements) for statements in per_move]
     assert max(counts) <= MOST_PER_MOVE, per_move[counts.index(max(counts))]
-    assert counts[5] == counts[-1], (per_move[5], per_move[-1])  # none grows with the log
+    # None grows with the log, nor with the spectators: a watched board asks once for them.
+    assert counts[5] == counts[WATCHED_FROM - 1], (per_move[5], per_move[WATCHED_FROM - 1])
+    assert counts[-1] == counts[WATCHED_FROM + 5] == counts[5] + 1, (per_move[5], per_move[-1])
