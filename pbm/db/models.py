@@ -134,7 +134,8 @@ class Board(Base):
     # Whether anyone watches the board (a Subscription), where the query that loaded it
     # asked (boards.select.load_board does, in the board's one query); None where it did
     # not. Not a column: it spares a move on a board nobody watches the spectators' query.
-    has_spectators: Mapped[bool | None] = query_expression()
+    # Kept through a flush (no write to the board changes it; subscribe() sets it).
+    has_spectators: Mapped[bool | None] = query_expression(expire_on_flush=False)
 
     # Every use of a board needs its seats, players and their addresses: load them at once.
     seats: Mapped[list[Seat]] = relationship(
