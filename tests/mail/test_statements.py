@@ -20,18 +20,17 @@ from tests import stores
 # What a move mail costs today, statement by statement (the assertion prints them):
 #   BEGIN
 #   the mail stored, as done (a Message-ID seen before fails on its unique index)
-#   the board with its players and their addresses (one query)
+#   the board with its players, their addresses and whether anyone watches it (one query)
 #   the sender's wrong-password count
 #   the move
-#   the tail of the move list
 #   the board's spectators' addresses (one query), where it has any
-#   the board's new state
+#   the board's new state, with its last moves (a board mail's move list needs no read)
 #   the seats' clocks (one statement for both)
 #   the board mails (one INSERT for all)
 # No savepoint: a mail runs without them unless a command fails (then it is rolled back and
 # runs again with them; tests/mail/test_failed_commands.py). (The sender rate is off here;
 # on, it adds one upsert.)
-MOST_PER_MOVE = 10
+MOST_PER_MOVE = 9
 WATCHED_FROM = 60  # two spectators from this move on
 SPECTATORS = [("carol", "secret-c", "carol@bench.test"), ("dave", "secret-d", "dave@bench.test")]
 
