@@ -72,6 +72,11 @@ class Context:
     authenticated: bool = False
     authentication_checked: bool = False  # that MTA is named (server.authserv_id)
     source: str = ""  # the network address the mail came from ("" when not known)
+    # Each command in a savepoint of its own, so that a refused one changes nothing while
+    # the mail's others stand. False where the caller rolls back the whole mail when a
+    # command fails, and runs it again with them (mail/receive.py): then a refused command
+    # raises its UserError on, and a mail that succeeds (nearly all) costs no savepoint.
+    savepoints: bool = True
 
     def mailed_unasked(self) -> bool:
         """Whether this mail already causes a mail to an address that never asked for one.

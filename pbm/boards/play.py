@@ -9,7 +9,7 @@ from sqlalchemy.orm import object_session
 
 from pbm.boards import clocks
 from pbm.boards.facts import Ended
-from pbm.boards.position import MOVE, Position, viewer_key
+from pbm.boards.position import MOVE, LoggedMove, Position, keep_move, viewer_key
 from pbm.boards.proposal import after_move
 from pbm.context import CommandError, Context
 from pbm.db import locks
@@ -43,6 +43,7 @@ def start_board(ctx: Context, game: AnyGame, users: list[User], options: dict[st
         status=BoardStatus.ACTIVE,
         state=game.encode(state),
         move_count=0,
+        recent_moves=[],
         challenger=challenger,
         nag_days=nag_days,
         forfeit_days=forfeit_days,
@@ -73,18 +74,25 @@ def play_move(ctx: Context, pos: Position, seat: int, text: str, comment: str | 
         if seen != notation:
             shown[viewer_key(viewer)] = seen
     pos.state = game.play(state, seat, move)
-    # Written straight away on the connection: the log is append-only, no object needed.
-    ctx.session.connection().execute(insert(Move), {
-        "board_id": pos.board.id, "number": pos.board.move_count + 1, "seat": seat,
-        "notation": notation, "shown": shown, "comment": comment, "created_at": ctx.now,
-        "kind": MOVE, "auto": auto,
-    })
     if pos.board.proposal is not None:  # an open vote lapses; an old note goes
         pos.board.proposal = after_move(pos.board.proposal, seat, pos.board.move_count + 1)
-    pos.board.move_count += 1
+    log_move(ctx, pos.board, LoggedMove(pos.board.move_count + 1, seat, notation, shown, MOVE,
+                                        auto), comment)
     pos.upto = pos.board.move_count
     _save(ctx, pos)
     clocks.after_turn(pos, seat, before, ctx.now, ctx.time)
+
+
+def log_move(ctx: Context, board: Board, move: LoggedMove, comment: str | None) -> None:
+    """Append `move` (numbered board.move_count + 1) to the board's log and count it."""
+    # Written straight away on the connection: the log is append-only, no object needed.
+    ctx.session.connection().execute(insert(Move), {
+        "board_id": board.id, "number": move.number, "seat": move.seat,
+        "notation": move.notation, "shown": move.shown, "comment": comment,
+        "created_at": ctx.now, "kind": move.kind, "auto": move.auto,
+    })
+    board.move_count = move.number
+    keep_move(board, move)
 
 
 def withdraw(ctx: Context, pos: Position, seat: int) -> bool:

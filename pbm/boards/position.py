@@ -45,10 +45,13 @@ class Position:
         return self.game.result(self.state)
 
     def moves(self, last: int | None = None) -> list[LoggedMove]:
-        """The log up to this position, or its `last` few moves (read once per position)."""
+        """The log up to this position, or its `last` few moves (read once per position):
+        from the board's own list of its recent moves where that holds them."""
         key = (last, self.upto)
         if key not in self._recent:
-            self._recent[key] = moves_of(self.board, last, self.upto)
+            kept = recent_moves(self.board, last, self.upto)
+            self._recent[key] = kept if kept is not None else \
+                moves_of(self.board, last, self.upto)
         return self._recent[key]
 
     def to_move(self) -> frozenset[int]:
@@ -123,6 +126,35 @@ def moves_of(board: Board, last: int | None, upto: int) -> list[LoggedMove]:
     # sees them and the ORM has nothing to flush first.
     rows = session.connection().execute(query.order_by(Move.number))
     return [LoggedMove(*row) for row in rows]
+
+
+# How many of its last moves a board keeps with it (Board.recent_moves): a board mail lists
+# 11 rows (views/boardmail.py), 22 moves in a game of two. Where a list needs more, or an
+# older position is shown, the log is read.
+KEPT_MOVES = 24
+
+
+def recent_moves(board: Board, last: int | None, upto: int) -> list[LoggedMove] | None:
+    """The `last` moves up to `upto` (None: all) from the board's own list, or None where it
+    does not hold them all."""
+    kept = board.recent_moves
+    if kept is None or upto != board.move_count:
+        return None
+    if last is None or last > len(kept):
+        if len(kept) < board.move_count:
+            return None
+        last = len(kept)
+    return [LoggedMove(*move) for move in kept[len(kept) - last:]]
+
+
+def keep_move(board: Board, move: LoggedMove) -> None:
+    """Add `move`, just written to the log and counted in board.move_count, to the board's
+    own list of its recent moves. A board from before they were kept reads the log once."""
+    if board.recent_moves is None:
+        board.recent_moves = [list(entry) for entry in
+                              moves_of(board, KEPT_MOVES, board.move_count)]
+    else:
+        board.recent_moves = [*board.recent_moves, list(move)][-KEPT_MOVES:]
 
 
 def viewer_key(viewer: int | None) -> str:

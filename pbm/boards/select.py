@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from enum import StrEnum
+from functools import cache
 
-from sqlalchemy import ColumnElement, Select, and_, select
-from sqlalchemy.orm import Session, joinedload
+from sqlalchemy import ColumnElement, Select, and_, bindparam, exists, select
+from sqlalchemy.orm import Session, joinedload, with_expression
 
 from pbm.boards.position import position
 from pbm.context import CommandError, Context, shorten
-from pbm.db.models import Board, BoardStatus, Seat, User
+from pbm.db.models import Board, BoardStatus, Seat, Subscription, User
 from pbm.games import registry
 
 
@@ -31,16 +32,8 @@ def load_board(ctx: Context, number_text: str, game_name: str | None = None, *,
     what = registry.get(game_name).info.title + " board" if game_name else "board"
     if len(text) > 9:  # numbers past what the database can store name no board either
         raise CommandError(f"There is no {what} {shorten(text)}.")
-    query = (select(Board).where(Board.number == int(text),
-                                 Board.status != BoardStatus.DECLINED)
-             # The board with its players and their addresses in one query: every use
-             # needs them.
-             .options(joinedload(Board.seats).joinedload(Seat.user).joinedload(User.addresses)))
-    if to_change:
-        query = _locked(query)
-    if game_name:
-        query = query.where(Board.game == game_name)
-    found = list(ctx.session.scalars(query).unique())
+    query = _board_query(by_game=game_name is not None, to_change=to_change)
+    found = list(ctx.session.scalars(query, {"number": int(text), "game": game_name}).unique())
     if not found and game_name:
         elsewhere = sorted(ctx.session.scalars(select(Board.game).where(
             Board.number == int(text), Board.status != BoardStatus.DECLINED)))
@@ -54,6 +47,25 @@ def load_board(ctx: Context, number_text: str, game_name: str | None = None, *,
         games = " and ".join(sorted(board.game for board in found))
         raise CommandError(f"There is a board {text} in {games}: say which game.")
     return found[0]
+
+
+@cache
+def _board_query(*, by_game: bool, to_change: bool) -> Select[Board]:
+    """load_board's query, built once for each of its shapes (on the move path, building it
+    cost as much as running it): the number, and the game, are bound at each call."""
+    query = (select(Board).where(Board.number == bindparam("number"),
+                                 Board.status != BoardStatus.DECLINED)
+             # The board with its players and their addresses in one query: every use
+             # needs them. And whether anyone watches it: most boards' mails go to their
+             # players alone, and then need no query for spectators.
+             .options(joinedload(Board.seats).joinedload(Seat.user).joinedload(User.addresses),
+                      with_expression(Board.has_spectators,
+                                      exists().where(Subscription.board_id == Board.id))))
+    if to_change:
+        query = _locked(query)
+    if by_game:
+        query = query.where(Board.game == bindparam("game"))
+    return query
 
 
 def _locked(query: Select[Board]) -> Select[Board]:

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import insert
-
 from pbm.boards import clocks, play, queue
 from pbm.boards.position import TAKEBACK, LoggedMove, Position, moves_of
 from pbm.context import Context
-from pbm.db.models import Board, Move
+from pbm.db.models import Board
 from pbm.games.base import AnyGame, Outcome
 
 DRAW_REASON = "The players agreed to a draw."
@@ -45,12 +43,8 @@ def take_back(ctx: Context, pos: Position, comment: str | None) -> tuple[Positio
     board, game = pos.board, pos.game
     standing = standing_moves(board)
     undone = standing.pop()  # the caller has checked there is one
-    ctx.session.connection().execute(insert(Move), {
-        "board_id": board.id, "number": board.move_count + 1, "seat": undone.seat,
-        "notation": f"undo {undone.number}", "shown": {}, "comment": comment,
-        "created_at": ctx.now, "kind": TAKEBACK, "auto": False,
-    })
-    board.move_count += 1
+    play.log_move(ctx, board, LoggedMove(board.move_count + 1, undone.seat,
+                                         f"undo {undone.number}", {}, TAKEBACK), comment)
     # The snapshot holds the state with the move in it: replay what still stands.
     state = replay(game, board, standing)
     board.state = game.encode(state)

@@ -14,7 +14,10 @@ def spectator_addresses(session: Session, board: Board) -> tuple[tuple[str, bool
 
     On the connection, as plain rows: every board mail asks, and subscribe() flushes its
     row at once, so the ORM has nothing to write first (its autoflush and objects cost
-    more than the query on the move path)."""
+    more than the query on the move path). None at all for a board its query found unwatched
+    (Board.has_spectators)."""
+    if board.has_spectators is False:
+        return ()
     rows = session.connection().execute(
         select(Address.address, User.html)
         .join(Subscription, Subscription.user_id == Address.user_id)
@@ -41,6 +44,7 @@ def spectators(session: Session, board: Board) -> int:
 def subscribe(session: Session, board: Board, user: User) -> None:
     session.add(Subscription(board_id=board.id, user_id=user.id))
     session.flush()
+    board.has_spectators = True  # as a query would find it now
 
 
 def unsubscribe(session: Session, board: Board, user: User) -> None:

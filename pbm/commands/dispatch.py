@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
+
 from pbm.accounts import logins
 from pbm.accounts.users import find_user
 from pbm.commands.grammar import Invocation, parse, usage
@@ -31,17 +33,24 @@ def run_line(ctx: Context, line: str) -> None:
     replies_before = len(ctx.replies)
     ctx.password_accepted = False
     try:
-        with ctx.session.begin_nested():
+        with _savepoint(ctx):
             _check_words(invocation)
             invocation.command.handler(ctx, invocation)
             tell(ctx)  # whatever the handler has not told yet
     except UserError as err:
+        if not ctx.savepoints:
+            raise  # nothing here can undo what it wrote: the caller rolls the mail back
         ctx.facts.clear()  # rolled back: none of it happened
         del ctx.replies[replies_before:]
         ctx.failures += 1
         ctx.answer(_error_subject(invocation), _error_body(ctx, err, invocation))
     if ctx.unrecorded_failures:
         logins.record_failures(ctx)
+
+
+def _savepoint(ctx: Context) -> AbstractContextManager[object]:
+    """What holds a command's writes so that its failure undoes them (ctx.savepoints)."""
+    return ctx.session.begin_nested() if ctx.savepoints else nullcontext()
 
 
 def _check_words(invocation: Invocation) -> None:

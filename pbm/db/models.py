@@ -24,6 +24,7 @@ from sqlalchemy.orm import (
     Mapped,
     WriteOnlyMapped,
     mapped_column,
+    query_expression,
     relationship,
 )
 
@@ -130,6 +131,15 @@ class Board(Base):
     rating_changes: Mapped[list[list[int]] | None] = mapped_column(JSON, nullable=True)
     # An open vote: {"kind": "draw" | "undo", "by": seat, "accepted": [seats]}.
     proposal: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # The last moves of the log, oldest first, each as the fields of a LoggedMove: what a
+    # board mail lists, kept with the board so that a move need not read the log back
+    # (boards/position.py). None for a board from before they were kept, until its next move.
+    recent_moves: Mapped[list[list[Any]] | None] = mapped_column(JSON, nullable=True)
+    # Whether anyone watches the board (a Subscription), where the query that loaded it
+    # asked (boards.select.load_board does, in the board's one query); None where it did
+    # not. Not a column: it spares a move on a board nobody watches the spectators' query.
+    # Kept through a flush (no write to the board changes it; subscribe() sets it).
+    has_spectators: Mapped[bool | None] = query_expression(expire_on_flush=False)
 
     # Every use of a board needs its seats, players and their addresses: load them at once.
     seats: Mapped[list[Seat]] = relationship(

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 import traceback
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -134,8 +136,9 @@ def receive(factory: sessionmaker[Session], config: Config, raw: bytes,
         except Exception:  # a bug in reading it: stored all the same, failed, for the operator
             log.exception("reading a mail from %s failed", envelope_from)
     try:
-        with factory() as session, session.begin():
-            return store(session, config, raw, envelope_from, prepared, clock)
+        with factory() as session:
+            return _store_held(session, session.begin, config, raw, envelope_from, prepared,
+                               clock)
     except IntegrityError:
         # Either a concurrent process committed the same Message-ID first (then the mail
         # is handled), or some other clash (then the sender must try again later).
@@ -146,22 +149,47 @@ def receive(factory: sessionmaker[Session], config: Config, raw: bytes,
         return found
 
 
-def store(session: Session, config: Config, raw: bytes, envelope_from: str,
-          prepared: Prepared | None, clock: Clock = SYSTEM) -> tuple[Received, list[int]]:
-    """Within the caller's transaction: store a mail unless seen before, and handle it.
+class NeedsSavepoints(Exception):
+    """A mail handled without savepoints had a command fail (or hit a bug): what it wrote is
+    not undone by itself, so the caller rolls the mail back and handles it again with them."""
 
-    `prepared` is None when reading the mail hit a bug: it is stored as failed, where the
-    operator finds it."""
+
+def _store_held(session: Session, begin: Callable[[], AbstractContextManager[object]],
+                config: Config, raw: bytes, envelope_from: str, prepared: Prepared | None,
+                clock: Clock) -> tuple[Received, list[int]]:
+    """store() in what `begin()` opens for this mail alone (the transaction, or the mail's
+    savepoint in a batch). First without savepoints of its own, as nearly every mail
+    succeeds; a mail whose command failed is rolled back there and handled again with
+    them, so that the failure changes nothing while its answer, the mail's status and a
+    wrong password's count are kept."""
+    try:
+        with begin():
+            return store(session, config, raw, envelope_from, prepared, clock,
+                         savepoints=False)
+    except NeedsSavepoints:
+        with begin():
+            return store(session, config, raw, envelope_from, prepared, clock)
+
+
+def store(session: Session, config: Config, raw: bytes, envelope_from: str,
+          prepared: Prepared | None, clock: Clock = SYSTEM, *,
+          savepoints: bool = True) -> tuple[Received, list[int]]:
+    """Within the caller's transaction: store a mail and handle it (`savepoints`: as
+    handle() does).
+
+    A mail seen before fails to be stored (IntegrityError: its Message-ID is unique), and
+    the caller rolls back and answers DUPLICATE (_stored_elsewhere): a duplicate is rare (an
+    MTA sending again after a lost 250), so it takes the error path rather than every mail
+    paying a look-up first. `prepared` is None when reading the mail hit a bug: it is
+    stored as failed, where the operator finds it."""
     key = prepared.mail.message_key if prepared else parsing.message_key(raw)
-    seen = session.scalar(select(InboundMessage.id).where(InboundMessage.message_key == key))
-    if seen is not None:
-        log.info("inbound mail %s message-id %s from %s: received before, not handled again",
-                 seen, _message_id(prepared), logs.clean(envelope_from))
-        return Received.DUPLICATE, []
     if prepared is not None and never_answered(prepared, config):
         raw = parsing.excerpt(raw)  # all the operator needs of it; the disk is not for robots
+    # Stored as done, what nearly every mail ends as, so that only a mail that ends
+    # otherwise costs an UPDATE: handle() sets the status it ends with before the commit,
+    # and nobody sees the row before then.
     record = InboundMessage(message_key=key, envelope_from=envelope_from, raw=raw,
-                            processed_at=clock.now())
+                            processed_at=clock.now(), status=InboundStatus.DONE)
     session.add(record)
     session.flush()
     if prepared is None:  # the writer never reads a mail: this one waits for the operator
@@ -170,7 +198,7 @@ def store(session: Session, config: Config, raw: bytes, envelope_from: str,
                        "reads it again"
         queued: list[int] = []
     else:
-        queued = handle(session, config, record, prepared, clock)
+        queued = handle(session, config, record, prepared, clock, savepoints=savepoints)
     session.flush()
     sender = prepared.mail.sender if prepared is not None else envelope_from
     log.info("inbound mail %d message-id %s from %s: %s -> %s, %d repl%s queued", record.id,
@@ -216,19 +244,19 @@ def receive_batch(factory: sessionmaker[Session], config: Config,
     """
     results: list[tuple[Received, list[int]] | None] = []
     try:
-        with factory() as session, session.begin():
+        with factory() as session:
             if len(mails) == 1:
-                return [store(session, config, *mails[0], clock)]
-            for raw, envelope_from, prepared in mails:
-                try:
-                    with session.begin_nested():
-                        results.append(store(session, config, raw, envelope_from, prepared,
-                                             clock))
-                except IntegrityError:
-                    results.append(_stored_elsewhere(session, raw, prepared))
-                except Exception:
-                    log.exception("could not store a mail from %s", envelope_from)
-                    results.append(None)
+                return [_store_held(session, session.begin, config, *mails[0], clock)]
+            with session.begin():
+                for raw, envelope_from, prepared in mails:
+                    try:
+                        results.append(_store_held(session, session.begin_nested, config, raw,
+                                                   envelope_from, prepared, clock))
+                    except IntegrityError:
+                        results.append(_stored_elsewhere(session, raw, prepared))
+                    except Exception:
+                        log.exception("could not store a mail from %s", envelope_from)
+                        results.append(None)
     except IntegrityError:
         if len(mails) == 1:
             with factory() as session:
@@ -243,24 +271,27 @@ def receive_batch(factory: sessionmaker[Session], config: Config,
 
 def _stored_elsewhere(session: Session, raw: bytes, prepared: Prepared | None
                       ) -> tuple[Received, list[int]] | None:
-    """After a clash on storing a mail: a duplicate when another node committed the same
-    Message-ID meanwhile (its insert waited for that commit, then lost); else None, and the
-    sender tries again later."""
+    """After a clash on storing a mail: a duplicate when its Message-ID is stored already,
+    received before or committed by another node meanwhile (its insert waited for that
+    commit, then lost); else None, and the sender tries again later."""
     key = prepared.mail.message_key if prepared else parsing.message_key(raw)
-    if session.scalar(select(InboundMessage.id).where(InboundMessage.message_key == key)) \
-            is None:
+    seen = session.scalar(select(InboundMessage.id).where(InboundMessage.message_key == key))
+    if seen is None:
         log.exception("could not store a mail")
         return None
-    log.info("message-id %s was stored by another node meanwhile: not handled again",
+    log.info("inbound mail %s message-id %s: received before, not handled again", seen,
              _message_id(prepared))
     return Received.DUPLICATE, []
 
 
 def handle(session: Session, config: Config, record: InboundMessage,
-           prepared: Prepared | None = None, clock: Clock = SYSTEM) -> list[int]:
+           prepared: Prepared | None = None, clock: Clock = SYSTEM, *,
+           savepoints: bool = True) -> list[int]:
     """Run the commands of a stored mail; an unexpected error marks it failed, never lost.
 
-    `prepared` is None when a stored mail is handled again (`pbm inbox retry`)."""
+    `prepared` is None when a stored mail is handled again (`pbm inbox retry`). Without
+    `savepoints` (where the transaction, or a savepoint, holds this mail alone) a failed
+    command or a bug raises NeedsSavepoints instead of being answered."""
     if record.processed_at is None or record.status == InboundStatus.FAILED:
         record.processed_at = clock.now()
     if prepared is None:
@@ -296,12 +327,13 @@ def handle(session: Session, config: Config, record: InboundMessage,
         record.status = InboundStatus.IGNORED
         return []
     try:
-        with session.begin_nested():
+        with session.begin_nested() if savepoints else nullcontext():
             ctx = Context(session, mail.sender, limits=config.limits, time=config.time,
                           operators=config.server.operators, refuted=prepared.refuted,
                           now=record.processed_at, authenticated=mail.authenticated,
                           source=prepared.source,
-                          authentication_checked=bool(config.server.authserv_id))
+                          authentication_checked=bool(config.server.authserv_id),
+                          savepoints=savepoints)
             ctx.comment = found.comment
             if found.subject_only and not is_command(found.lines[0]):
                 ctx.failures += 1
@@ -322,7 +354,9 @@ def handle(session: Session, config: Config, record: InboundMessage,
             queued = queue(session, config, consolidate(ctx.replies), record, mail)
         record.status = InboundStatus.DONE
         return queued
-    except Exception:
+    except Exception as err:
+        if not savepoints:
+            raise NeedsSavepoints from err
         record.status, record.error = InboundStatus.FAILED, traceback.format_exc()
         log.exception("inbound mail %s failed", record.id)
         # The Subject may hold a password, so the apology does not quote it.
@@ -379,7 +413,8 @@ def queue(session: Session, config: Config, replies: list[Reply],
     """Write each reply, once per recipient address, to the outbox; their outbox ids.
 
     One INSERT for them all, on the connection: the ORM would make an object of each only
-    to write it."""
+    to write it. Its ids come back in no particular order (asking for the rows' order makes
+    SQLite's driver send one INSERT per row), and callers want only which they are."""
     now = utcnow()
     taken: set[str] = set()  # Message-IDs given: each mail has its own
     rows = []
@@ -396,6 +431,5 @@ def queue(session: Session, config: Config, replies: list[Reply],
     if not rows:
         return []
     session.flush()  # the inbound row the outbox rows point to
-    inserted = session.connection().execute(
-        insert(OutboxMail).returning(OutboxMail.id, sort_by_parameter_order=True), rows)
-    return list(inserted.scalars())
+    inserted = session.connection().execute(insert(OutboxMail).returning(OutboxMail.id), rows)
+    return sorted(inserted.scalars())

@@ -7,7 +7,9 @@ from datetime import datetime, timedelta
 import pytest
 from sqlalchemy import event
 
+from pbm.commands.dispatch import run_lines
 from pbm.config import Config, LimitSettings
+from pbm.context import Context
 from pbm.games import registry
 from pbm.mail.housekeeping import tick
 from tests.commands.conftest import (
@@ -63,6 +65,17 @@ def test_a_spectator_gets_every_board_mail_as_the_public_sees_it(players, word):
     assert mail.body.rstrip().endswith(public.rstrip().split("\n")[-1])
     assert len(replies) == 3
     assert_never_echoed(replies, PW["alice"], PW["carol"])
+
+
+def test_a_spectator_added_by_the_mail_that_moves_gets_that_move(players):
+    """One mail: the board is read unwatched, a spectator added, then a move made."""
+    run = players
+    start_trou(run)
+    with run.session() as session:
+        ctx = Context(session, ALICE, limits=run.limits)
+        run_lines(ctx, ["trou show 101", f"trou subscribe 101 carol {PW['carol']}",
+                        f"trou move 101 alice {PW['alice']} 1B2"])
+    assert [reply.kind for reply in to(ctx.replies, CAROL)] == ["board"]
 
 
 def test_the_challenger_who_watches_is_mailed_once(players):
@@ -244,6 +257,7 @@ def test_a_forfeit_on_time_is_an_ending_too(players):
 
 
 def test_spectators_cost_a_move_one_query_however_many_they_are(players):
+    """And none on a board nobody watches: the board's own query says so."""
     run = players
     run(DAVE, "signup dave Dave4444")
     start_trou(run)
@@ -260,4 +274,4 @@ def test_spectators_cost_a_move_one_query_however_many_they_are(players):
         replies = run((ALICE, BOB)[i % 2], f"trou move 101 {userid} {PW[userid]} {text}")
         counts.append(len(statements))
         assert len(replies) == (2 if i < 2 else 3)  # the spectators' mail: one, to both
-    assert counts[2] == counts[0] and counts[3] == counts[1], counts
+    assert counts[2] == counts[0] + 1 and counts[3] == counts[1] + 1, counts

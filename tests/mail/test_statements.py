@@ -17,14 +17,22 @@ from pbm.games.loophole import GAME as LOOPHOLE
 from pbm.mail.receive import Received, check_ahead, prepare, receive
 from tests import stores
 
-# What a move mail costs today, statement by statement (the assertion prints them): BEGIN;
-# the Message-ID seen before?; the mail stored; two savepoints (the mail's handling, the
-# command); the board with its players and their addresses (one query); the sender's
-# wrong-password count; the move; the tail of the move list; the board's new state; the
-# seats' clocks (one statement for both); the board's spectators' addresses (one query); the
-# releases; one row per board mail; the mail's status. (The sender rate is off here; on, it
-# adds one upsert.)
-MOST_PER_MOVE = 17
+# What a move mail costs today, statement by statement (the assertion prints them):
+#   BEGIN
+#   the mail stored, as done (a Message-ID seen before fails on its unique index)
+#   the board with its players, their addresses and whether anyone watches it (one query)
+#   the sender's wrong-password count
+#   the move
+#   the board's spectators' addresses (one query), where it has any
+#   the board's new state, with its last moves (a board mail's move list needs no read)
+#   the seats' clocks (one statement for both)
+#   the board mails (one INSERT for all)
+# No savepoint: a mail runs without them unless a command fails (then it is rolled back and
+# runs again with them; tests/mail/test_failed_commands.py). (The sender rate is off here;
+# on, it adds one upsert.)
+MOST_PER_MOVE = 9
+WATCHED_FROM = 60  # two spectators from this move on
+SPECTATORS = [("carol", "secret-c", "carol@bench.test"), ("dave", "secret-d", "dave@bench.test")]
 
 
 class Counter:
@@ -48,7 +56,12 @@ def test_a_move_costs_a_bounded_number_of_statements_at_any_point_of_a_game(tmp_
             PLAYERS[0][2])
     counter = Counter(engine)
     rng, state, per_move = random.Random(3), LOOPHOLE.start({}, 0), []
-    for _number in range(120):
+    for number in range(120):
+        if number == WATCHED_FROM:
+            for userid, password, address in SPECTATORS:
+                for line in (f"signup {userid} {password}",
+                             f"loophole subscribe 101 {userid} {password}"):
+                    receive(factory, config, player_mail(address, line), address)
         (seat,) = LOOPHOLE.to_move(state)
         move = LOOPHOLE.random_move(state, seat, rng)
         userid, password, address = PLAYERS[seat]
@@ -59,9 +72,12 @@ def test_a_move_costs_a_bounded_number_of_statements_at_any_point_of_a_game(tmp_
             prepared = check_ahead(prepared, session, config.limits)
         counter.statements.clear()
         result, queued = receive(factory, config, raw, address, prepared)
-        assert result is Received.STORED and len(queued) == 2
+        watched = number >= WATCHED_FROM
+        assert result is Received.STORED and len(queued) == 2 + 2 * watched
         per_move.append(list(counter.statements))
         state = LOOPHOLE.play(state, seat, move)
     counts = [len(statements) for statements in per_move]
     assert max(counts) <= MOST_PER_MOVE, per_move[counts.index(max(counts))]
-    assert counts[5] == counts[-1], (per_move[5], per_move[-1])  # none grows with the log
+    # None grows with the log, nor with the spectators: a watched board asks once for them.
+    assert counts[5] == counts[WATCHED_FROM - 1], (per_move[5], per_move[WATCHED_FROM - 1])
+    assert counts[-1] == counts[WATCHED_FROM + 5] == counts[5] + 1, (per_move[5], per_move[-1])
