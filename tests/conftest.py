@@ -25,12 +25,14 @@ SLOW_MODULES = {"test_secrets.py"}
 # hundreds of whole games that prove no mail leaks a secret: they read the database like any
 # command test, so the command tests cover the engine; the property is the renderers'. And
 # tests/reliability: kill -9, relays and fuzzing of one SQLite node, whose PostgreSQL
-# counterparts are the several-nodes tests; they would take CI past its time.
+# counterparts are the several-nodes tests; they would take CI past its time. The sizes of
+# board mails of whole games (test_mail_size.py): the property is the pictures' and the
+# composer's, not the engine's.
 LEFT_OUT_ON_POSTGRESQL = {"games", "browser", "mta", "ratings", "reliability"}
 LEFT_OUT_MODULES = {"test_packaging.py", "test_readme.py", "test_service_files.py",
                     "test_width.py", "test_config.py", "test_config_lists.py", "test_screen.py",
                     "test_compose.py", "test_secrets.py", "test_spectator_secrets.py",
-                    "test_undo_secrets.py", "test_layers.py"}
+                    "test_undo_secrets.py", "test_layers.py", "test_mail_size.py"}
 
 
 def _left_out_on_postgresql(item: pytest.Item) -> bool:
