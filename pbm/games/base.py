@@ -195,6 +195,32 @@ class Game(ABC, Generic[State, Move]):
         moves = list(self.legal_moves(state, seat))
         return rng.choice(moves)
 
+    # ----- bots -----------------------------------------------------------------------
+    def seat_view(self, state: State, seat: int) -> Any:
+        """All that `seat` may know of the game, and nothing more: what a bot playing the
+        seat is given, never the state itself. Two states that differ only in what the
+        rules hide from the seat give equal views.
+
+        By default the state, for a game that hides nothing; a game with `info.hidden`
+        says what its seats see, or it has no bots that look beyond the legal moves."""
+        if self.info.hidden:
+            raise TypeError(f"{self.info.title} hides information: it must define seat_view")
+        return state
+
+    def sample_state(self, view: Any, seat: int, rng: random.Random) -> State:
+        """A whole state that `seat` cannot tell from the real one by its `view`: what is
+        hidden from it guessed with `rng`, all else as the view says. A bot searches such
+        states (and plays only moves legal in all of them). By default the view itself."""
+        if self.info.hidden:
+            raise TypeError(f"{self.info.title} hides information: it must define sample_state")
+        return view  # type: ignore[no-any-return]
+
+    def own_bots(self) -> Mapping[str, Any]:
+        """Bots of the game's own by strength ("easy", "good", "best"), each a
+        games.bots.Bot, where it has a better player than the general ones (an exact
+        solution, a deduction): games.bots.bots_of() lays them over its defaults."""
+        return {}
+
     def prompt(self, state: State, seat: int) -> str | None:
         """An optional hint for a seat to move ("Place the head coin."), shown in its mail."""
         return None

@@ -1,0 +1,81 @@
+"""Computer players on the game contract: what a bot is, and the general ones every game has.
+
+A bot is pure like the rules: given the seat's view (Game.seat_view: never the state), the
+seat, a seeded random source and a think-time cap, it chooses a move. Its strength is its
+search budget counted in work (playouts, positions), not in seconds, so that the same seed
+gives the same move on any machine; the seconds only cut a search short on a machine too
+slow for its budget (then the move may differ from a faster machine's).
+
+Every game gets `easy` (a uniformly random legal move) and two Monte Carlo tree searches
+(games/mcts.py) as `good` and `best`; a game lays players of its own over these
+(Game.own_bots): Trou's exact solution, say.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from pbm.games.base import AnyGame
+from pbm.games.mcts import MCTSBot
+
+STRENGTHS = ("easy", "good", "best")  # weakest first; a bot user is named <strength>bot
+
+
+class Bot(Protocol):
+    """A player of one strength: `choose` returns a move legal for `seat`."""
+
+    strength: str
+    # How it plays, a line for `help bots` ("random legal moves", "2,000 playouts a move").
+    method: str
+
+    def choose(self, game: AnyGame, view: Any, seat: int, rng: random.Random,
+               seconds: float) -> Any: ...
+
+
+@dataclass(frozen=True)
+class RandomBot:
+    """A uniformly random legal move: the bot a beginner can beat."""
+
+    strength: str = "easy"
+    method: str = "a random legal move"
+
+    def choose(self, game: AnyGame, view: Any, seat: int, rng: random.Random,
+               seconds: float) -> Any:
+        # A sampled state's legal moves are the seat's own: what is hidden from it (the
+        # opponent's secret) never decides what it may play.
+        return game.random_move(game.sample_state(view, seat, rng), seat, rng)
+
+
+def default_bots(game: AnyGame) -> dict[str, Bot]:
+    """The general bots: easy, and Monte Carlo tree search at two budgets."""
+    return {"easy": RandomBot(),
+            "good": MCTSBot(strength="good", playouts=200),
+            "best": MCTSBot(strength="best", playouts=2000)}
+
+
+def bots_of(game: AnyGame) -> Mapping[str, Bot]:
+    """The game's bots by strength: the defaults with the game's own laid over them."""
+    return {**default_bots(game), **game.own_bots()}
+
+
+def bot_userid(strength: str) -> str:
+    return f"{strength}bot"
+
+
+def strength_of(userid: str) -> str | None:
+    """The strength a bot's userid names, or None for a person's."""
+    for strength in STRENGTHS:
+        if userid == bot_userid(strength):
+            return strength
+    return None
+
+
+def think(game: AnyGame, state: Any, seat: int, strength: str, seed: int,
+          seconds: float) -> Any:
+    """The move of `strength`'s bot for `seat`: it is given the seat's view of `state` and
+    nothing else. Deterministic in `seed` (within its `seconds`)."""
+    bot = bots_of(game)[strength]
+    return bot.choose(game, game.seat_view(state, seat), seat, random.Random(seed), seconds)
