@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from pbm.games import registry
+
 ENV_FILE = "PBM_CONFIG"
 DEFAULT_FILE = "pbm.toml"
 
@@ -111,6 +113,20 @@ class TimeSettings:
     tick_seconds: int = 60  # how often `pbm serve` runs the housekeeping
 
 
+@dataclass(frozen=True)
+class BotSettings:
+    """The computer players (easybot, goodbot, bestbot): the games they play, and how."""
+
+    games: tuple[str, ...] = ("all",)  # game names, or "all"; [] turns the bots off
+    # The most a bot thinks over one move. Its strength is counted in work, not time, so
+    # this only cuts a search short on a machine too slow for it.
+    think_seconds: int = 3
+    boards_per_player: int = 3  # active boards a player may have against each bot
+
+    def plays(self, game: str) -> bool:
+        return "all" in self.games or game in self.games
+
+
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
@@ -131,6 +147,7 @@ class Config:
     limits: LimitSettings = LimitSettings()
     time: TimeSettings = TimeSettings()
     logging: LoggingSettings = LoggingSettings()
+    bots: BotSettings = BotSettings()
     base_dir: Path = Path(".")  # relative paths in the settings are taken from here
     source: str = "defaults"  # where the settings came from, for messages
     # "section.key" -> the file, environment variable or flag that set it (unset: defaults).
@@ -168,6 +185,7 @@ SECTIONS: dict[str, type] = {
     "limits": LimitSettings,
     "time": TimeSettings,
     "logging": LoggingSettings,
+    "bots": BotSettings,
 }
 
 
@@ -313,6 +331,7 @@ def _check(config: Config, origin: Callable[[str], str]) -> None:
         raise ConfigError(f"{origin(key)}: {key} must be at least 1, not "
                           f"{config.delivery.bounces_before_stop}")
     _check_time(config.time, origin)
+    _check_bots(config.bots, origin)
     if config.logging.level.lower() not in LOG_LEVELS:
         raise ConfigError(f"{origin('logging.level')}: logging.level must be one of "
                           f"{', '.join(LOG_LEVELS)}, not {config.logging.level!r}")
@@ -330,6 +349,18 @@ def _check(config: Config, origin: Callable[[str], str]) -> None:
             f"{origin('database.url')}: database.url must be a URL like sqlite:///pbm.sqlite, "
             f"not {config.database.url!r}"
         )
+
+
+def _check_bots(bots: BotSettings, origin: Callable[[str], str]) -> None:
+    known = registry.names()
+    for name in bots.games:
+        if name != "all" and registry.canonical(name) != name:
+            raise ConfigError(f"{origin('bots.games')}: bots.games holds game names ("
+                              f"{', '.join(known)}) or \"all\", not {name!r}")
+    for key in ("think_seconds", "boards_per_player"):
+        if getattr(bots, key) < 1:
+            raise ConfigError(f"{origin('bots.' + key)}: bots.{key} must be at least 1, "
+                              f"not {getattr(bots, key)}")
 
 
 def _check_time(time: TimeSettings, origin: Callable[[str], str]) -> None:

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from pbm.config import LimitSettings, TimeSettings
+from pbm.config import BotSettings, LimitSettings, TimeSettings
 from pbm.db.models import Board, utcnow
 from pbm.games.base import UserError
 from pbm.width import fit
@@ -55,6 +55,7 @@ class Context:
     now: datetime = field(default_factory=utcnow)
     limits: LimitSettings = LimitSettings()
     time: TimeSettings = TimeSettings()
+    bots: BotSettings = BotSettings()
     operators: tuple[str, ...] = ()  # userids that may broadcast (server.operators)
     replies: list[Reply] = field(default_factory=list)
     facts: list[Fact] = field(default_factory=list)  # not yet told (views/news.py tells them)

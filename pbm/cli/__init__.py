@@ -7,6 +7,7 @@ from pbm.cli import (  # noqa: F401
     admin,
     backup,
     bench,
+    bots,
     housekeeping,
     mailpath,
     settings,

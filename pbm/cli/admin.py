@@ -44,6 +44,7 @@ def _as_operator(app: App, act: Callable[[Context], object], *, answer_to: str =
     factory = app.store()
     with factory() as session, session.begin(), _refusals():
         ctx = Context(session, answer_to, admin=True, limits=app.config.limits,
+                      bots=app.config.bots,
                       time=app.config.time)
         act(ctx)
         ids = queue(session, app.config, ctx.replies, None, None)
@@ -126,12 +127,13 @@ def games(app: App, userid: str | None, everything: bool) -> None:
 
 @main.command(name="help")
 @click.argument("topic", required=False, default="general")
-def help_command(topic: str) -> None:
-    """Print a help page: general, commands, or a game's rules."""
+@pass_app
+def help_command(app: App, topic: str) -> None:
+    """Print a help page: general, commands, bots, or a game's rules."""
     from pbm.commands.accounts import help_topic
 
     with _refusals():
-        _subject, text = help_topic(topic.lower())
+        _subject, text = help_topic(topic.lower(), app.config.bots)
     click.echo(text.rstrip("\n"))
 
 

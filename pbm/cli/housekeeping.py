@@ -16,11 +16,13 @@ from pbm.cli.app import App, main, pass_app
               help="Say what would be done (the first batch); change and mail nothing.")
 @pass_app
 def tick(app: App, moment: str | None, dry_run: bool) -> None:
-    """Nag players who have not moved and forfeit those past their time, once.
+    """Nag players who have not moved and forfeit those past their time, and play the
+    bots' due moves, once.
 
     `pbm serve` does this by itself; where mail is piped into `pbm process`, run it from
     cron every few minutes (see the README)."""
     from pbm.clock import SYSTEM, parse_moment
+    from pbm.mail.botmoves import play_due
     from pbm.mail.delivery import deliver_pending
     from pbm.mail.housekeeping import tick as housekeeping
 
@@ -32,6 +34,11 @@ def tick(app: App, moment: str | None, dry_run: bool) -> None:
     factory = app.store()
     report, ids = housekeeping(factory, app.config, now, dry_run=dry_run)
     click.echo(("Would do: " if dry_run else "") + str(report))
+    if app.config.bots.games:
+        played, bot_ids = play_due(factory, app.config, now, dry_run=dry_run)
+        ids += bot_ids
+        for line in played:
+            click.echo(("Would play: " if dry_run else "Played: ") + line)
     if ids:
         sent, failed = deliver_pending(factory, app.config, only=ids)
         click.echo(f"{sent} mail(s) delivered now, {len(ids) - sent} left in the outbox"

@@ -175,6 +175,7 @@ def run(app: App, sender: str, command_line: tuple[str, ...]) -> None:
     factory = app.store()
     with factory() as session, session.begin():
         ctx = Context(session, sender.lower(), limits=app.config.limits, time=app.config.time,
+                      bots=app.config.bots,
                       operators=app.config.server.operators)
         run_line(ctx, " ".join(command_line))
     for reply in ctx.replies:

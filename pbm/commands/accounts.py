@@ -27,7 +27,9 @@ from pbm.commands.grammar import (
 from pbm.context import CommandError, Context, Reply, shorten
 from pbm.db.models import Address, User
 from pbm.games import registry
+from pbm.config import BotSettings
 from pbm.help import NoSuchPage, load_page
+from pbm.views.botpage import bots_page
 from pbm.views.boardmail import announce_decline, send_board
 from pbm.views.listings import games_on_offer, send_listing
 from pbm.views.news import tell
@@ -206,13 +208,16 @@ def do_signoff(ctx: Context, inv: Invocation) -> None:
 
 def do_help(ctx: Context, inv: Invocation) -> None:
     topic = inv.args[0].lower() if inv.args else "general"
-    ctx.answer(*help_topic(topic))
+    ctx.answer(*help_topic(topic, ctx.bots))
 
 
-def help_topic(topic: str) -> tuple[str, str]:
-    """Subject and text of a help topic: general, commands, a game, or another page."""
+def help_topic(topic: str, bots: BotSettings = BotSettings()) -> tuple[str, str]:
+    """Subject and text of a help topic: general, commands, a game, bots (as the server's
+    `bots` settings have them), or another page."""
     if topic == "commands":
         return "Help: commands", commands_page()
+    if topic == "bots":
+        return "Help: bots", bots_page(bots)
     game = registry.canonical(topic)
     if game is not None:
         info = registry.get(game).info
@@ -220,7 +225,7 @@ def help_topic(topic: str) -> tuple[str, str]:
     try:
         return f"Help: {topic}", load_page(topic)
     except NoSuchPage:
-        topics = ", ".join(["general", "commands", *registry.names()])
+        topics = ", ".join(["general", "commands", "bots", *registry.names()])
         raise CommandError(f"There is no help on '{shorten(topic)}'. Topics: {topics}.") \
             from None
 
@@ -254,7 +259,7 @@ def described(description: str) -> list[str]:
 
 def do_list(ctx: Context, inv: Invocation) -> None:
     if not inv.args:
-        ctx.answer("List of games", games_on_offer())
+        ctx.answer("List of games", games_on_offer(ctx.bots))
         return
     for word in inv.args:
         send_listing(ctx, registry.lookup(word), [], Which.ACTIVE)

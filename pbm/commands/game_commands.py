@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from pbm.accounts import confirmations, policies
+from pbm.accounts import bots, confirmations, policies
 from pbm.accounts.users import authenticate, require_user, users_at
 from pbm.boards import clocks, play, select
 from pbm.boards.position import Position, position, seat_of
@@ -61,7 +61,8 @@ def challenge(ctx: Context, game: AnyGame, userids: Sequence[str],
     users = [require_user(ctx, userid) for userid in userids]
     if len({u.id for u in users}) != len(users):
         raise CommandError("A player cannot challenge themself: name two different userids.")
-    confirmations.require_reachable(users)
+    confirmations.require_reachable([u for u in users if not u.bot])  # a bot gets no mail
+    bots.check_challenge(ctx, game, users)
     nag, forfeit, game_words = clocks.time_options(option_words, ctx.time)
     options = game.parse_options(game_words)
     challenger = ctx.sender or "operator"
@@ -69,7 +70,8 @@ def challenge(ctx: Context, game: AnyGame, userids: Sequence[str],
     if challengers:
         challenger = challengers[0].userid
     if not ctx.admin:
-        _check_challenge_limits(ctx, [u for u in users if u not in challengers])
+        # A bot gets no mail to be flooded with: its bound is boards per player (above).
+        _check_challenge_limits(ctx, [u for u in users if u not in challengers and not u.bot])
     policies.check_challenge(ctx, game, users, challengers)
     pos = play.start_board(ctx, game, users, options, challenger, nag, forfeit)
     ctx.challenges += 1

@@ -67,7 +67,20 @@ def cast(ctx: Context, game: AnyGame, number: str, userid: str, password: str, w
     if board.status != BoardStatus.ACTIVE or pos.outcome() is not None:
         raise CommandError(f"Board {board.number} is over; there is nothing left to vote on.",
                            board_text=board_text(pos, seat))
+    if word in (PROPOSE, UNDO):
+        _check_no_bot(pos, seat, word)
     ACTIONS[word](ctx, pos, seat)
+
+
+def _check_no_bot(pos: Position, seat: int, word: str) -> None:
+    """A bot plays every game out: it takes no draw and gives no move back (help bots)."""
+    for other in pos.board.seats:
+        if other.position != seat and other.user.bot:
+            asked = "a draw" if word == PROPOSE else "a takeback"
+            raise CommandError(
+                f"{other.user.userid} is a bot and declines {asked}: bots play every game "
+                "out, and never resign before the game is lost for certain (see 'help "
+                "bots'). Play on, or resign to stop.", board_text=board_text(pos, seat))
 
 
 def _propose_draw(ctx: Context, pos: Position, seat: int) -> None:

@@ -66,6 +66,9 @@ class User(Base):
     vacation_until: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     # Board mails carry a drawn board (a text/html part) unless the user asked for plain text.
     html: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # A computer player's strength ("easy", "good", "best": games/bots.py), None for a
+    # person. A bot has no address and no password; the server moves for it.
+    bot: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
     addresses: Mapped[list[Address]] = relationship(
         back_populates="user", order_by="Address.position", cascade="all, delete-orphan",

@@ -73,9 +73,14 @@ def strength_of(userid: str) -> str | None:
     return None
 
 
+def choose(game: AnyGame, view: Any, seat: int, strength: str, seed: int,
+           seconds: float) -> Any:
+    """The move of `strength`'s bot for `seat`, from the seat's `view` (Game.seat_view)
+    alone. Deterministic in `seed` (within its `seconds`)."""
+    return bots_of(game)[strength].choose(game, view, seat, random.Random(seed), seconds)
+
+
 def think(game: AnyGame, state: Any, seat: int, strength: str, seed: int,
           seconds: float) -> Any:
-    """The move of `strength`'s bot for `seat`: it is given the seat's view of `state` and
-    nothing else. Deterministic in `seed` (within its `seconds`)."""
-    bot = bots_of(game)[strength]
-    return bot.choose(game, game.seat_view(state, seat), seat, random.Random(seed), seconds)
+    """choose() for the seat, given the seat's view of `state` and nothing else."""
+    return choose(game, game.seat_view(state, seat), seat, strength, seed, seconds)

@@ -329,7 +329,8 @@ def handle(session: Session, config: Config, record: InboundMessage,
     try:
         with session.begin_nested() if savepoints else nullcontext():
             ctx = Context(session, mail.sender, limits=config.limits, time=config.time,
-                          operators=config.server.operators, refuted=prepared.refuted,
+                          bots=config.bots, operators=config.server.operators,
+                          refuted=prepared.refuted,
                           now=record.processed_at, authenticated=mail.authenticated,
                           source=prepared.source,
                           authentication_checked=bool(config.server.authserv_id),

@@ -9,6 +9,7 @@ import signal
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
@@ -20,6 +21,7 @@ from aiosmtpd.smtp import Session as SmtpSession
 from pbm.clock import SYSTEM, Clock
 from pbm.config import Config
 from pbm.mail import authenticity
+from pbm.mail.botworker import BotWorker
 from pbm.mail.delivery import Courier, Handoff
 from pbm.mail.housekeeping import tick
 from pbm.mail.receive import Prepared, Received, check_ahead, prepare, receive_batch
@@ -31,6 +33,12 @@ DELIVERY_POLL_SECONDS = 1.0  # also how soon a retry that has come due goes out
 DELIVERY_GATHER_SECONDS = 0.2
 DELIVERY_STOP_SECONDS = 3.0  # how long SIGTERM waits for the courier to put its mail back
 SWITCH_SECONDS = 0.001
+
+
+@dataclass(frozen=True)
+class _Job:
+    run: Callable[[], list[int]]
+    future: Future
 
 
 class Receiver:
@@ -57,6 +65,13 @@ class Receiver:
         self.waiting.put((raw, envelope_from, prepared, future))
         return future
 
+    def run_job(self, job: Callable[[], list[int]]) -> Future:
+        """Run `job` in the writer, between mails (a bot's move: it writes as a mail does);
+        it returns the outbox ids of the mails it queued, for the courier."""
+        future: Future = Future()
+        self.waiting.put(_Job(job, future))
+        return future
+
     def stop(self) -> None:
         self.waiting.put(None)
         self.thread.join()
@@ -71,7 +86,10 @@ class Receiver:
                 continue
             if first is None:
                 return
-            batch = [first]
+            if isinstance(first, _Job):
+                self._run_job(first)
+                continue
+            batch, job = [first], None
             while len(batch) < self.MAX_BATCH:
                 try:
                     item = self.waiting.get_nowait()
@@ -79,6 +97,9 @@ class Receiver:
                     break
                 if item is None:
                     stopping = True
+                    break
+                if isinstance(item, _Job):
+                    job = item  # after the mails before it: the writer keeps their order
                     break
                 batch.append(item)
             results = receive_batch(self.factory, self.config,
@@ -89,8 +110,20 @@ class Receiver:
             queued = [ident for result in results if result is not None for ident in result[1]]
             if queued:
                 self.queued(queued)
+            if job is not None:
+                self._run_job(job)
             if time.monotonic() >= self.next_tick:  # a busy server keeps its clock too
                 self._housekeep()
+
+    def _run_job(self, job: _Job) -> None:
+        try:
+            ids = job.run()
+        except Exception as err:  # the job's caller logs it; the writer goes on
+            job.future.set_exception(err)
+            return
+        job.future.set_result(ids)
+        if ids:
+            self.queued(ids)
 
     def _housekeep(self) -> None:
         self.next_tick = time.monotonic() + self.config.time.tick_seconds
@@ -257,7 +290,10 @@ class Server:
         self.factory = factory
         self.reader = Reader(read_factory, config)
         self.handoff = Handoff(DELIVERY_POLL_SECONDS)  # the writer's mails, for the courier
-        self.receiver = Receiver(factory, config, clock, self.handoff.committed)
+        self.bots: BotWorker | None = None
+        self.receiver = Receiver(factory, config, clock, self._committed)
+        if config.bots.games:
+            self.bots = BotWorker(factory, read_factory, config, clock, self.receiver.run_job)
         self.courier = Courier(factory, config, serving=True)
         # A daemon thread, not an executor's: interpreter exit joins those, and a courier
         # stuck on a relay that never answers must not hold the process past SIGTERM.
@@ -266,6 +302,11 @@ class Server:
         self.halt = threading.Event()  # set once: the courier stops
         self.stopping = asyncio.Event()
         self.address: tuple[str, int] | None = None
+
+    def _committed(self, ids: list[int]) -> None:
+        self.handoff.committed(ids)
+        if self.bots is not None:
+            self.bots.wake()  # a player's move may have made it a bot's turn
 
     def _factory(self):
         settings = self.config.smtpd
@@ -295,6 +336,8 @@ class Server:
             loop.add_signal_handler(sig, self.stopping.set)
         ready(self.address)
         self.delivering.start()
+        if self.bots is not None:
+            self.bots.start()
         try:
             await self.stopping.wait()
         finally:
@@ -304,6 +347,8 @@ class Server:
             await server.wait_closed()
             self._stop_delivery()
             self.reader.stop()
+            if self.bots is not None:
+                self.bots.stop()  # before the writer: a bot's move in hand still goes in
             self.receiver.stop()
 
     def _stop_delivery(self) -> None:

@@ -6,6 +6,7 @@ import textwrap
 
 from pbm.boards.position import Position, position
 from pbm.boards.select import Which, archive_cutoff, boards
+from pbm.config import BotSettings
 from pbm.context import Context
 from pbm.db.models import Board, User
 from pbm.games import registry
@@ -66,7 +67,7 @@ def send_listing(ctx: Context, game: AnyGame, users: list[User], which: Which) -
     ctx.answer(f"List of {title} games", "\n".join(lines) + "\n")
 
 
-def games_on_offer() -> str:
+def games_on_offer(bots: BotSettings = BotSettings()) -> str:
     lines = ["Games on offer:", ""]
     for name in registry.names():
         info = registry.get(name).info
@@ -76,5 +77,10 @@ def games_on_offer() -> str:
         if info.summary:  # under the title, in lines that fit a mail
             lines += textwrap.wrap(info.summary, WIDTH, initial_indent=" " * 15,
                                    subsequent_indent=" " * 15)
+    played = [registry.get(name).info.title for name in registry.names() if bots.plays(name)]
+    if played:
+        lines += [""] + textwrap.wrap(
+            "Nobody to play? The computer players easybot, goodbot and bestbot play "
+            + ", ".join(played) + ": 'help bots' says how strong each is.", WIDTH)
     lines += ["", "Send '<game> help' for the rules of a game, 'list <game>' for its boards."]
     return "\n".join(lines) + "\n"

@@ -15,6 +15,7 @@ from pbm.db.models import Board, BoardStatus, ChallengePolicy, Rating, Seat, Use
 from pbm.ratings.formulas import PROVISIONAL_GAMES, is_provisional
 
 INACTIVE_AFTER = timedelta(days=180)
+BOT_MARK = "*"
 INACTIVE_DAYS = INACTIVE_AFTER.days
 DEFINITIONS = (f"Provisionals have finished fewer than {PROVISIONAL_GAMES} games. Inactive: "
                "signed off, or with no active board of this game and none of it finished in "
@@ -40,6 +41,11 @@ class Standing:
     section: Section
     limit: str = ""  # what the player takes: "/ 5" (at most 5 active boards), "/reject", ""
     seeking: int = 0  # more games the player wants (`GAME seek`)
+    bot: bool = False  # a computer player (help bots): marked in the table
+
+    @property
+    def name(self) -> str:
+        return self.userid + BOT_MARK if self.bot else self.userid
 
 
 def standings(session: Session, game: str, now: datetime) -> list[Standing]:
@@ -58,12 +64,12 @@ def standings(session: Session, game: str, now: datetime) -> list[Standing]:
         .where(Board.game == game, Board.status == BoardStatus.FINISHED)
         .group_by(Seat.user_id))}
     rows = session.execute(
-        select(Rating, User.userid, User.active)
+        select(Rating, User.userid, User.active, User.bot)
         .join(User, User.id == Rating.user_id)
         .where(Rating.game == game))
     said = policies.marks(session, game)
     found = []
-    for rating, userid, signed_on in rows:
+    for rating, userid, signed_on, bot in rows:
         boards = active.get(rating.user_id, 0)
         last = last_finished.get(rating.user_id)
         recent = last is not None and now - last < INACTIVE_AFTER
@@ -75,7 +81,7 @@ def standings(session: Session, game: str, now: datetime) -> list[Standing]:
             section = Section.ESTABLISHED
         policy = said.get(rating.user_id)
         found.append(Standing(userid, rating.rating, rating.won, rating.lost, rating.tied,
-                              boards, section, *_limit_and_seeking(policy)))
+                              boards, section, *_limit_and_seeking(policy), bot=bool(bot)))
     order = list(Section)
     return sorted(found, key=lambda s: (order.index(s.section), -s.rating, s.userid))
 
@@ -103,7 +109,7 @@ def standings_text(title: str, players: list[Standing]) -> str:
     if not players:
         return f"{title} Standings\n\nNo games have finished yet.\n"
     ties = any(p.tied for p in players)
-    name_width = max(len("Name"), *(len(p.userid) for p in players))
+    name_width = max(len("Name"), *(len(p.name) for p in players))
     header = ["Rank", "Name".ljust(name_width), "Rating", " Won", "Lost"]
     header += ["Ties"] if ties else []
     said = any(p.limit or p.seeking for p in players)
@@ -115,7 +121,7 @@ def standings_text(title: str, players: list[Standing]) -> str:
             continue
         lines += ["", section.value, "  ".join(header)]
         for rank, p in zip(ranks(members), members):
-            cells = [f"{rank:>4}", p.userid.ljust(name_width), f"{p.rating:>6}",
+            cells = [f"{rank:>4}", p.name.ljust(name_width), f"{p.rating:>6}",
                      f"{p.won:>4}", f"{p.lost:>4}"]
             cells += [f"{p.tied:>4}"] if ties else []
             if said:
@@ -125,4 +131,6 @@ def standings_text(title: str, players: list[Standing]) -> str:
                 cells += [f"{p.active:>6}"]
             lines.append("  ".join(cells).rstrip())
     lines += ["", *textwrap.wrap(DEFINITIONS, 76)]
+    if any(p.bot for p in players):
+        lines.append(f"{BOT_MARK} A bot, a computer player: 'help bots' says how it plays.")
     return "\n".join(lines) + "\n"

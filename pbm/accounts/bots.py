@@ -1,0 +1,79 @@
+"""The computer players' accounts: who is a bot, and which challenges a bot takes.
+
+A bot is a user with `bot` set (migration 0009 makes easybot, goodbot and bestbot). It has
+no address and no password: nothing is ever mailed to it, nobody logs in as it, and the
+server moves for it (mail/botmoves.py). What it takes on is decided here."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, aliased
+
+from pbm.context import CommandError, Context
+from pbm.db.models import Board, BoardStatus, Seat, User
+from pbm.games import registry
+from pbm.games.base import AnyGame
+
+
+def bot_users(session: Session) -> list[User]:
+    """Every bot account, weakest first as their strengths go (easy, good, best)."""
+    order = {"easy": 0, "good": 1, "best": 2}
+    bots = session.scalars(select(User).where(User.bot.is_not(None)))
+    return sorted(bots, key=lambda user: (order.get(user.bot or "", 9), user.userid))
+
+
+def games_played(ctx: Context) -> list[str]:
+    """The titles of the games the bots play on this server."""
+    return [registry.get(name).info.title for name in registry.names()
+            if ctx.bots.plays(name)]
+
+
+def check_challenge(ctx: Context, game: AnyGame, users: Sequence[User]) -> None:
+    """Refuse a challenge a bot does not take: a game it does not play here, a board of
+    bots alone (by mail), or one board too many between a player and a bot."""
+    bots = [user for user in users if user.bot]
+    if not bots:
+        return
+    title, name = game.info.title, game.info.name
+    if not ctx.bots.plays(name):
+        played = games_played(ctx)
+        where = f"they play {', '.join(played)}" if played else "they play no game here"
+        raise CommandError(f"{bots[0].userid} does not play {title} on this server ({where}; "
+                           "see 'help bots'); this challenge was not made.")
+    people = [user for user in users if not user.bot]
+    if not people:
+        if ctx.admin:
+            return  # the operator may set bots on each other (to watch, or to measure)
+        raise CommandError("A board needs a person on it: bots are not challenged against "
+                           "each other by mail. Name yourself and a bot.")
+    most = ctx.bots.boards_per_player
+    for bot in bots:
+        for person in people:
+            playing = boards_between(ctx.session, name, person, bot)
+            if playing >= most:
+                raise CommandError(
+                    f"{person.userid} already plays {playing} active {title} board"
+                    f"{'s' if playing != 1 else ''} against {bot.userid}, the most a bot takes "
+                    f"on with one player at a time; this challenge was not made. Finish one "
+                    "first, or challenge another bot.")
+
+
+def boards_between(session: Session, game: str, person: User, bot: User) -> int:
+    """Active boards of `game` on which both play."""
+    theirs = aliased(Seat)
+    return session.scalar(
+        select(func.count()).select_from(Seat)
+        .join(Board, Board.id == Seat.board_id)
+        .join(theirs, theirs.board_id == Board.id)
+        .where(Board.game == game, Board.status == BoardStatus.ACTIVE,
+               Seat.user_id == person.id, theirs.user_id == bot.id)) or 0
+
+
+def active_boards(session: Session, bot: User) -> list[Board]:
+    """The bot's active boards, of every game, oldest first."""
+    return list(session.scalars(
+        select(Board).join(Seat, Seat.board_id == Board.id)
+        .where(Seat.user_id == bot.id, Board.status == BoardStatus.ACTIVE)
+        .order_by(Board.id)))
