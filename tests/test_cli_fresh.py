@@ -57,7 +57,8 @@ class Run:
 
 
 def _help_runs() -> tuple[Run, ...]:
-    pages = [Run((), r"^Help For pbm$"), Run(("commands",), r"^Commands$")]
+    pages = [Run((), r"^Help For pbm$"), Run(("commands",), r"^Commands$"),
+             Run(("bots",), r"^Help: bots$", r"^    bestbot  ")]
     for name in registry.names():  # a game added through an entry point too
         title = re.escape(registry.get(name).info.title)
         pages.append(Run((name,), rf"^Help For {title}$"))
@@ -88,6 +89,8 @@ READ_ONLY: dict[tuple[str, ...], tuple[Run, ...]] = {
                         Run(("--bounces",), rf"^\s+\d+ bounce .*\[bounce: {CAROL}: bounce 1 of")),
     ("inbox", "show"): (Run(("1",), r"^status: done$"),),
     ("tick",): (Run(("--dry-run",), r"^Would do: 0 nag\(s\), 0 forfeit\(s\)"),),
+    ("bots",): (Run((), r"^Bots play: loophole, outguess, pipeline, synapse-ice, trou$",
+                    r"^easybot \(easy\): 0 active boards$"),),
     ("bench", "loophole"): (Run(("--games", "2", "--json"), r'^\{"games": 2, '),),
 }
 

@@ -150,6 +150,9 @@ def users_list(app: App) -> None:
 
     with app.store(read_only=True)() as session:
         for user in all_users(session):
+            if user.bot:  # no address, no mail, no settings of its own
+                click.echo(f"{user.userid:<17}(a bot: {user.bot}; see `pbm bots`)")
+                continue
             state = ("" if user.active else "  (signed off)") + \
                 ("" if user.html else "  (plain text)")  # `set ... html off`
             addresses = ", ".join(a.address + _bounce_state(a) for a in user.addresses)

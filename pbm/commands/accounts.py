@@ -24,13 +24,13 @@ from pbm.commands.grammar import (
     Invocation,
     account_command,
 )
+from pbm.config import BotSettings
 from pbm.context import CommandError, Context, Reply, shorten
 from pbm.db.models import Address, User
 from pbm.games import registry
-from pbm.config import BotSettings
 from pbm.help import NoSuchPage, load_page
-from pbm.views.botpage import bots_page
 from pbm.views.boardmail import announce_decline, send_board
+from pbm.views.botpage import bots_page
 from pbm.views.listings import games_on_offer, send_listing
 from pbm.views.news import tell
 from pbm.width import WIDTH
@@ -211,7 +211,7 @@ def do_help(ctx: Context, inv: Invocation) -> None:
     ctx.answer(*help_topic(topic, ctx.bots))
 
 
-def help_topic(topic: str, bots: BotSettings = BotSettings()) -> tuple[str, str]:
+def help_topic(topic: str, bots: BotSettings) -> tuple[str, str]:
     """Subject and text of a help topic: general, commands, a game, bots (as the server's
     `bots` settings have them), or another page."""
     if topic == "commands":

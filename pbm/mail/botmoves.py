@@ -4,9 +4,9 @@ mails), in a transaction of its own.
 
 Thinking holds no session and no lock: `Turn` carries all a bot may use, the seat's view of
 the game (Game.seat_view) and never the state, so the bot cannot see what the rules hide from
-its seat, and the thinking can run in another process. The move then goes in with the `#n` guard of the turn it was thought for:
-a board that changed meanwhile (the player resigned, another node's bot moved first) refuses
-it, and is looked at again."""
+its seat, and the thinking can run in another process. The move then goes in with the `#n`
+guard of the turn it was thought for: a board that changed meanwhile (the player resigned,
+another node's bot moved first) refuses it, and is looked at again."""
 
 from __future__ import annotations
 
@@ -143,7 +143,7 @@ def play_due(factory: sessionmaker[Session], config: Config, now: datetime,
              *, dry_run: bool = False) -> tuple[list[str], list[int]]:
     """Every bot move due now, thought out here and played one by one (`pbm tick`, where
     there is no `pbm serve` to do it): a line for each, and the outbox ids they queued."""
-    watch, done, ids = Watch(), [], []
+    watch, done, ids = Watch(), list[str](), list[int]()
     seconds = float(config.bots.think_seconds)
     while len(done) < MOST_MOVES_PER_RUN:
         with factory() as session:

@@ -9,9 +9,9 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import TypeVar
 
 from aiosmtpd.lmtp import LMTP

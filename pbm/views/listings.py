@@ -67,7 +67,7 @@ def send_listing(ctx: Context, game: AnyGame, users: list[User], which: Which) -
     ctx.answer(f"List of {title} games", "\n".join(lines) + "\n")
 
 
-def games_on_offer(bots: BotSettings = BotSettings()) -> str:
+def games_on_offer(bots: BotSettings) -> str:
     lines = ["Games on offer:", ""]
     for name in registry.names():
         info = registry.get(name).info

@@ -24,7 +24,7 @@ from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from pbm.commands.dispatch import run_line
-from pbm.config import LimitSettings, TimeSettings
+from pbm.config import BotSettings, LimitSettings, TimeSettings
 from pbm.context import Context, Reply
 from pbm.db.migrate import upgrade
 from pbm.db.models import Address, Board, Move, User, utcnow
@@ -51,9 +51,10 @@ class Runner:
     """Runs command lines against one database file, one transaction per line."""
 
     def __init__(self, path: Path, limits: LimitSettings = LimitSettings(),
-                 time: TimeSettings = TimeSettings()):
+                 time: TimeSettings = TimeSettings(), bots: BotSettings = BotSettings()):  # noqa: B008
         self.limits = limits
         self.time = time
+        self.bots = bots
         self.url = stores.url(path, migrated=True)
         self.engine = make_engine(self.url)
         upgrade(self.engine)
@@ -64,7 +65,7 @@ class Runner:
         """The replies to `line` mailed by `sender`, handled as of `now` (default: now)."""
         with self.factory() as session, session.begin():
             ctx = Context(session, sender, comment=comment, limits=self.limits, time=self.time,
-                          now=now or utcnow())
+                          bots=self.bots, now=now or utcnow())
             run_line(ctx, line)
             return list(ctx.replies)
 
@@ -129,7 +130,8 @@ def account_rows(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, st
         with runner.session() as session:
             return [
                 (u.userid, u.password_hash, [a.address for a in u.addresses])
-                for u in session.scalars(select(User).order_by(User.id))
+                for u in session.scalars(select(User).where(User.bot.is_(None))
+                                         .order_by(User.id))
             ]
     finally:
         runner.engine.dispose()
