@@ -4,9 +4,9 @@ The game tree is small (91,957 positions from the empty board, Trou having no op
 it is solved whole on first use and kept for the life of the process. Solving through the
 rule module's own legal_moves, play and result takes about 7 s of CPU; this module solves
 a compact copy of the same rules instead in about 1 s (0.9-1.2 s measured), the first time
-a bot asks. tests/games/test_trou_bots.py
-walks the rule module's tree and proves the copy agrees with it on every reachable
-position: the same moves, the same boards after them, the same results.
+a bot asks. tests/games/test_trou_bots.py walks the rule module's tree and proves the copy
+agrees with it on every reachable position: the same moves, the same boards after them,
+the same results.
 
 The copy: a board is an int of nine 4-bit cells in reading order (A1 B1 C1 A2 ... C3, the
 order of TrouState.board), cell i at bits 4i..4i+3 holding 0 for empty, 1-4 for Red's
