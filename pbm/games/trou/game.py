@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from pbm.games.base import Game, GameInfo, IllegalMove, InvalidMove, Outcome, Viewer
 from pbm.games.grid import Cell, Grid
 from pbm.games.text import and_list, or_list, plural
+from pbm.games.trou.bots import BestBot, GoodBot
 
 SIZE = 3
 GRID = Grid(SIZE, SIZE)
@@ -254,6 +255,11 @@ class Trou(Game[TrouState, Placement]):
                 groups.setdefault(values, []).append(cell.name)
         parts = [f"{or_list(values)} on {' '.join(cells)}" for values, cells in groups.items()]
         return "You may place " + "; ".join(parts) + "."
+
+    # ----- bots -----------------------------------------------------------------------
+    def own_bots(self) -> Mapping[str, Any]:
+        # Trou is solved (solver.py): exact players replace the Monte Carlo ones.
+        return {"good": GoodBot(), "best": BestBot()}
 
     # ----- showing --------------------------------------------------------------------
     def render(self, state: TrouState, viewer: Viewer) -> str:
