@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from pbm.cli import main
 from pbm.config import (
     SECTIONS,
+    BotSettings,
     Config,
     ConfigError,
     DatabaseSettings,
@@ -388,7 +389,7 @@ def test_example_config_documents_every_key():
 
 def test_sections_cover_every_settings_class():
     settings = {ServerSettings, SmtpdSettings, DatabaseSettings, DeliverySettings, LimitSettings,
-                TimeSettings, LoggingSettings}
+                TimeSettings, LoggingSettings, BotSettings}
     assert set(SECTIONS.values()) == settings
     assert {f.name for f in fields(Config)} >= set(SECTIONS)
 

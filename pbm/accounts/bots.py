@@ -1,7 +1,8 @@
 """The computer players' accounts: who is a bot, and which challenges a bot takes.
 
-A bot is a user with `bot` set (migration 0009 makes easybot, goodbot and bestbot). It has
-no address and no password: nothing is ever mailed to it, nobody logs in as it, and the
+A bot is a user with `bot` set: easybot, goodbot and bestbot, each made the first time it
+is challenged (unless a person held the userid before the bots came). It has no address and
+no password: nothing is ever mailed to it, nobody logs in as it, and the
 server moves for it (mail/botmoves.py). What it takes on is decided here."""
 
 from __future__ import annotations
@@ -9,12 +10,42 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sqlalchemy import func, select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, aliased
 
+from pbm.accounts.users import find_user, require_user
 from pbm.context import CommandError, Context
-from pbm.db.models import Board, BoardStatus, Seat, User
+from pbm.db.models import Board, BoardStatus, Seat, User, utcnow
 from pbm.games import registry
 from pbm.games.base import AnyGame
+from pbm.games.bot_names import strength_of
+
+# No argon2 hash: no password ever matches it, so nobody logs in as a bot.
+NO_PASSWORD = "!"
+
+
+def require_player(ctx: Context, userid: str) -> User:
+    """The user named, as require_user; a bot's userid names the bot, whose account is
+    made the first time it is challenged (none of the bots' accounts exist before)."""
+    user = find_user(ctx, userid)
+    strength = strength_of(userid.lower())
+    if user is None and strength is not None:
+        return _make_bot(ctx.session, userid.lower(), strength)
+    return require_user(ctx, userid)
+
+
+def _make_bot(session: Session, userid: str, strength: str) -> User:
+    # Two nodes may make it at once: the second insert does nothing, and both read the one.
+    insert = postgresql_insert if session.get_bind().dialect.name == "postgresql" \
+        else sqlite_insert
+    session.execute(insert(User).values(userid=userid, password_hash=NO_PASSWORD, bot=strength,
+                                        html=False, created_at=utcnow(), active=True,
+                                        wrong_passwords=0)
+                    .on_conflict_do_nothing(index_elements=["userid"]))
+    user = session.scalar(select(User).where(User.userid == userid))
+    assert user is not None
+    return user
 
 
 def bot_users(session: Session) -> list[User]:

@@ -98,3 +98,28 @@ def memory(mails: int, first: int, as_json: bool) -> None:
     from pbm.bench.memory import run
 
     _report(run(mails, first), as_json)
+
+
+@bench.command()
+@click.option("--games", default=200, show_default=True,
+              help="Games of each pairing in each game, seats alternated.")
+@click.option("--game", "names", multiple=True, help="Only this game (again for more).")
+@click.option("--seconds", default=3.0, show_default=True,
+              help="Think-time cap per move (as [bots] think_seconds).")
+@click.option("--seed", default=1, show_default=True)
+@click.option("--workers", type=int, help="Processes playing games (default: one per core).")
+@as_json
+def bots(games: int, names: tuple[str, ...], seconds: float, seed: int,
+         workers: int | None, as_json: bool) -> None:
+    """Matches between the bots of each game (bestbot and goodbot against easybot, bestbot
+    against goodbot): wins, draws, losses with a Wilson 95% interval on the score, and
+    think time per move (a line per pairing on stderr as it goes)."""
+    from pbm.bench.bots import run
+    from pbm.games import registry
+
+    try:
+        chosen = [registry.lookup(name).info.name for name in names] or None
+    except Exception as err:
+        raise click.UsageError(str(err)) from None
+    _report(run(games, chosen, seconds, seed, workers,
+                progress=lambda line: click.echo(line, err=True)), as_json)

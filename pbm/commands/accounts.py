@@ -28,9 +28,9 @@ from pbm.config import BotSettings
 from pbm.context import CommandError, Context, Reply, shorten
 from pbm.db.models import Address, User
 from pbm.games import registry
+from pbm.games.bot_names import strength_of
 from pbm.help import NoSuchPage, load_page
 from pbm.views.boardmail import announce_decline, send_board
-from pbm.views.botpage import bots_page
 from pbm.views.listings import games_on_offer, send_listing
 from pbm.views.news import tell
 from pbm.width import WIDTH
@@ -97,6 +97,9 @@ def signup(ctx: Context, userid: str, password: str, addresses: Sequence[str] = 
     _check_password_word(password)
     if find_user(ctx, userid) is not None:
         raise CommandError(f"The userid '{userid}' is taken; choose another.")
+    if strength_of(userid) is not None:
+        raise CommandError(f"The userid '{userid}' is taken by a computer player (see 'help "
+                           "bots'); choose another.")
     chosen = _addresses(ctx, addresses)
     user = User(userid=userid, password_hash=hash_password(password), created_at=ctx.now)
     ctx.session.add(user)
@@ -217,6 +220,10 @@ def help_topic(topic: str, bots: BotSettings) -> tuple[str, str]:
     if topic == "commands":
         return "Help: commands", commands_page()
     if topic == "bots":
+        # Here, not at the top: every mail's commands load this module, and the bots'
+        # page would bring the bots (their search) into each `pbm process` for nothing.
+        from pbm.views.botpage import bots_page
+
         return "Help: bots", bots_page(bots)
     game = registry.canonical(topic)
     if game is not None:

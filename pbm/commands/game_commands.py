@@ -58,7 +58,7 @@ def challenge(ctx: Context, game: AnyGame, userids: Sequence[str],
             f"Write: {info.name} challenge {seats} (the first takes the {info.seats[0]} "
             "seat and moves first)."
         )
-    users = [require_user(ctx, userid) for userid in userids]
+    users = [bots.require_player(ctx, userid) for userid in userids]
     if len({u.id for u in users}) != len(users):
         raise CommandError("A player cannot challenge themself: name two different userids.")
     confirmations.require_reachable([u for u in users if not u.bot])  # a bot gets no mail

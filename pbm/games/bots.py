@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pbm.games.base import AnyGame
+from pbm.games.bot_names import STRENGTHS, bot_userid, strength_of
 from pbm.games.mcts import MCTSBot
 
-STRENGTHS = ("easy", "good", "best")  # weakest first; a bot user is named <strength>bot
+__all__ = ["STRENGTHS", "Bot", "RandomBot", "bot_userid", "bots_of", "choose",
+           "default_bots", "strength_of", "think"]
 
 
 class Bot(Protocol):
@@ -63,18 +65,6 @@ def default_bots(game: AnyGame) -> dict[str, Bot]:
 def bots_of(game: AnyGame) -> Mapping[str, Bot]:
     """The game's bots by strength: the defaults with the game's own laid over them."""
     return {**default_bots(game), **game.own_bots()}
-
-
-def bot_userid(strength: str) -> str:
-    return f"{strength}bot"
-
-
-def strength_of(userid: str) -> str | None:
-    """The strength a bot's userid names, or None for a person's."""
-    for strength in STRENGTHS:
-        if userid == bot_userid(strength):
-            return strength
-    return None
 
 
 def choose(game: AnyGame, view: Any, seat: int, strength: str, seed: int,

@@ -140,7 +140,7 @@ def test_help_on_an_unknown_topic_lists_the_topics(run):
     assert err.subject == "pbm error"
     assert "There is no help on 'nosuch'." in err.body
     topics = flat(err.body).split("Topics: ", 1)[1].split(". ", 1)[0].split(", ")
-    assert topics == ["general", "commands", *registry.names()]
+    assert topics == ["general", "commands", "bots", *registry.names()]
     for topic in topics:  # every topic offered works
         assert one(run(STRANGER, f"help {topic}")).kind == "answer"
 
