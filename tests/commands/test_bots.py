@@ -138,7 +138,7 @@ def test_nobody_logs_in_as_a_bot(players):
     taken = error(players(BOB, "signup easybot hunter22")).body
     assert taken.startswith("The userid 'easybot' is taken; choose another.")
     # A bot nobody has challenged yet has no account, but its name is not free either.
-    reserved = error(players(BOB, "signup bestbot hunter22")).body
+    reserved = flat(error(players(BOB, "signup bestbot hunter22")).body)
     assert reserved.startswith("The userid 'bestbot' is taken by a computer player (see 'help "
                                "bots'); choose another.")
 
