@@ -90,7 +90,7 @@ READ_ONLY: dict[tuple[str, ...], tuple[Run, ...]] = {
     ("inbox", "show"): (Run(("1",), r"^status: done$"),),
     ("tick",): (Run(("--dry-run",), r"^Would do: 0 nag\(s\), 0 forfeit\(s\)"),),
     ("bots",): (Run((), r"^Bots play: loophole, outguess, pipeline, synapse-ice, trou$",
-                    r"^easybot \(easy\): 0 active boards$"),),
+                    r"^easybot \(easy\): 0 active boards \(not challenged yet\)$"),),
     ("bench", "loophole"): (Run(("--games", "2", "--json"), r'^\{"games": 2, '),),
 }
 
@@ -102,6 +102,7 @@ WRITES: set[tuple[str, ...]] = {
     ("outbox", "retry"), ("outbox", "flush"), ("outbox", "prune"),
     ("inbox", "retry"), ("inbox", "prune"),
     ("bench", "mail"), ("bench", "process"), ("bench", "scale"), ("bench", "memory"),
+    ("bench", "bots"),
 }
 
 

@@ -48,13 +48,6 @@ def _make_bot(session: Session, userid: str, strength: str) -> User:
     return user
 
 
-def bot_users(session: Session) -> list[User]:
-    """Every bot account, weakest first as their strengths go (easy, good, best)."""
-    order = {"easy": 0, "good": 1, "best": 2}
-    bots = session.scalars(select(User).where(User.bot.is_not(None)))
-    return sorted(bots, key=lambda user: (order.get(user.bot or "", 9), user.userid))
-
-
 def games_played(ctx: Context) -> list[str]:
     """The titles of the games the bots play on this server."""
     return [registry.get(name).info.title for name in registry.names()
