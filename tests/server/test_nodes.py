@@ -269,3 +269,29 @@ def _outbox_message_ids(engine: Engine) -> list[str]:
         raws = conn.execute(text("SELECT raw FROM outbox")).scalars()
         return [str(message_from_bytes(bytes(raw), policy=policy.default)["Message-ID"])
                 for raw in raws]
+
+
+def test_two_nodes_never_move_twice_for_a_bot(nodes, database, tmp_path):
+    """Both nodes' bot workers find every board where the bot is to move (each looks after
+    its own commits and every few seconds): each turn is played once, whichever node's
+    move reaches the database first; the other's is refused by its `#n` guard."""
+    a, b = nodes
+    inbox = Inbox(tmp_path / "maildir")
+    engine = create_engine(database)
+    players = [f"q{index}" for index in range(BOARDS)]
+    at_once([lambda user=user, node=node: post(
+        mail(address(user), f"signup {user} {PASSWORD}"), address(user), node)
+        for user, node in zip(players, [a, b] * BOARDS)])
+    inbox.wait(lambda found: len(subjects(found, "Welcome to pbm")) == len(players))
+    # The bot takes the first seat of every board, so both nodes have turns to take at once.
+    at_once([lambda user=user, node=node: post(
+        mail(address(user), f"trou challenge easybot {user}"), address(user), node)
+        for user, node in zip(players, [a, b] * BOARDS)])
+    inbox.wait(lambda found: len(subjects(found, "Trou Board")) == BOARDS, seconds=60)
+    time.sleep(6)  # past both workers' next look: a second move would be in by now
+    boards = _boards(engine)
+    assert sorted(second for _, second in boards.values()) == sorted(players)
+    for number in boards:
+        assert len(_moves(engine, number)) == 1, number
+    assert len(subjects(inbox.mails(), "Trou Board")) == BOARDS  # one board mail each
+    engine.dispose()
