@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from pbm.games import registry
+from pbm.games.bot_names import bots_play
 
 ENV_FILE = "PBM_CONFIG"
 DEFAULT_FILE = "pbm.toml"
@@ -124,7 +125,9 @@ class BotSettings:
     boards_per_player: int = 3  # active boards a player may have against each bot
 
     def plays(self, game: str) -> bool:
-        return "all" in self.games or game in self.games
+        """Whether the bots play `game` here: chosen, and a game bots can play fair."""
+        chosen = "all" in self.games or game in self.games
+        return chosen and bots_play(registry.get(game))
 
 
 LOG_LEVELS = ("debug", "info", "warning", "error")

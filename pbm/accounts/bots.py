@@ -19,7 +19,7 @@ from pbm.context import CommandError, Context
 from pbm.db.models import Board, BoardStatus, Seat, User, utcnow
 from pbm.games import registry
 from pbm.games.base import AnyGame
-from pbm.games.bot_names import strength_of
+from pbm.games.bot_names import bots_play, strength_of
 
 # No argon2 hash: no password ever matches it, so nobody logs in as a bot.
 NO_PASSWORD = "!"
@@ -61,6 +61,10 @@ def check_challenge(ctx: Context, game: AnyGame, users: Sequence[User]) -> None:
     if not bots:
         return
     title, name = game.info.title, game.info.name
+    if not bots_play(game):
+        raise CommandError(f"There are no bots for {title}: the game does not say what a "
+                           "player may see of it, so a bot could not play fair; this "
+                           "challenge was not made.")
     if not ctx.bots.plays(name):
         played = games_played(ctx)
         where = f"they play {', '.join(played)}" if played else "they play no game here"

@@ -3,6 +3,8 @@ which check every signup against them, do not load the bots' search with each ma
 
 from __future__ import annotations
 
+from pbm.games.base import AnyGame, Game
+
 STRENGTHS = ("easy", "good", "best")  # weakest first; a bot user is named <strength>bot
 
 
@@ -16,3 +18,9 @@ def strength_of(userid: str) -> str | None:
         if userid == bot_userid(strength):
             return strength
     return None
+
+
+def bots_play(game: AnyGame) -> bool:
+    """Whether bots can play `game`: one that hides something must say what a seat sees
+    (Game.seat_view), or a bot would have nothing it may look at."""
+    return not game.info.hidden or type(game).seat_view is not Game.seat_view

@@ -7,6 +7,7 @@ HELP as pbm/help/hilo.txt and not override help_template().
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -27,6 +28,15 @@ class HiloState:
     secret: int | None = None
     guesses: tuple[int, ...] = ()
     revealed: bool = False  # set by conclude() when a player resigns
+
+
+@dataclass(frozen=True)
+class HiloView:
+    """A seat's view: the number if the seat may know it, and each guess with its answer."""
+
+    secret: int | None
+    hidden: bool
+    hints: tuple[tuple[int, str], ...]
 
 
 class Hilo(Game[HiloState, int]):
@@ -100,6 +110,18 @@ class Hilo(Game[HiloState, int]):
 
     def decode(self, data: Any) -> HiloState:
         return HiloState(data["secret"], tuple(data["guesses"]), data["revealed"])
+
+    # What a bot may know: the Hider its number, the Seeker only the answers to its guesses.
+    def seat_view(self, state: HiloState, seat: int) -> HiloView:
+        shown = seat == HIDER or state.revealed or self.result(state) is not None
+        hints = tuple((g, _hint(g, state.secret)) for g in state.guesses)
+        return HiloView(state.secret if shown else None, state.secret is not None, hints)
+
+    def sample_state(self, view: HiloView, seat: int, rng: random.Random) -> HiloState:
+        if view.secret is not None or not view.hidden:
+            return HiloState(view.secret, tuple(g for g, _ in view.hints))
+        possible = [n for n in NUMBERS if all(_hint(g, n) == h for g, h in view.hints)]
+        return HiloState(rng.choice(possible), tuple(g for g, _ in view.hints))
 
     def help_template(self) -> str:
         return HELP

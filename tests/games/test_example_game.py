@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from pbm.games.base import Game, IllegalMove, InvalidMove, Outcome, UserError
+from pbm.games.bots import STRENGTHS, think
 from tests.games.example_game import GAME, HIDER, SEEKER, HiloState
 from tests.games.playout import random_playout, replay
 
@@ -83,3 +86,22 @@ def test_any_text_is_a_guess_or_a_clear_refusal(text):
         GAME.parse(played("6"), SEEKER, text)
     except UserError as refusal:
         assert 0 < len(str(refusal)) < 100
+
+
+def test_a_sixth_game_gets_bots_from_its_seat_view():
+    """Hilo defines seat_view and sample_state (a few lines): every strength then plays it,
+    and a bot's move depends on what its seat sees, never on the secret itself."""
+    state = GAME.play(GAME.start({}, 0), HIDER, 6)
+    state = GAME.play(state, SEEKER, 3)  # "higher": 4 to 9 are left
+    twin = GAME.play(GAME.play(GAME.start({}, 0), HIDER, 8), SEEKER, 3)
+    assert GAME.seat_view(state, SEEKER) == GAME.seat_view(twin, SEEKER)
+    assert GAME.seat_view(state, HIDER) != GAME.seat_view(twin, HIDER)
+    for strength in STRENGTHS:
+        for seed in range(5):
+            move = think(GAME, state, SEEKER, strength, seed, 5.0)
+            assert move == think(GAME, twin, SEEKER, strength, seed, 5.0)
+            assert GAME.parse(state, SEEKER, GAME.notation(move)) == move
+    rng = random.Random(1)
+    sampled = {GAME.sample_state(GAME.seat_view(state, SEEKER), SEEKER, rng).secret
+               for _ in range(200)}
+    assert sampled == {4, 5, 6, 7, 8, 9}  # every number the answer allows, and no other
