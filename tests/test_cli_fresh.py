@@ -31,6 +31,7 @@ import click
 import pytest
 
 from pbm.cli import main
+from pbm.config import BotSettings
 from pbm.db.models import Base
 from pbm.games import registry
 from tests import stores
@@ -89,7 +90,8 @@ READ_ONLY: dict[tuple[str, ...], tuple[Run, ...]] = {
                         Run(("--bounces",), rf"^\s+\d+ bounce .*\[bounce: {CAROL}: bounce 1 of")),
     ("inbox", "show"): (Run(("1",), r"^status: done$"),),
     ("tick",): (Run(("--dry-run",), r"^Would do: 0 nag\(s\), 0 forfeit\(s\)"),),
-    ("bots",): (Run((), r"^Bots play: loophole, outguess, pipeline, synapse-ice, trou$",
+    ("bots",): (Run((), "^Bots play: " + ", ".join(n for n in registry.names()
+                                                  if BotSettings().plays(n)) + "$",
                     r"^easybot \(easy\): 0 active boards \(not challenged yet\)$"),),
     ("bench", "loophole"): (Run(("--games", "2", "--json"), r'^\{"games": 2, '),),
 }
