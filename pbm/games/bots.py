@@ -27,9 +27,13 @@ STRENGTHS = ("easy", "good", "best")  # weakest first; a bot user is named <stre
 class Bot(Protocol):
     """A player of one strength: `choose` returns a move legal for `seat`."""
 
-    strength: str
+    # Read-only (properties), so that frozen dataclasses are Bots too.
+    @property
+    def strength(self) -> str: ...
+
     # How it plays, a line for `help bots` ("random legal moves", "2,000 playouts a move").
-    method: str
+    @property
+    def method(self) -> str: ...
 
     def choose(self, game: AnyGame, view: Any, seat: int, rng: random.Random,
                seconds: float) -> Any: ...
