@@ -19,6 +19,7 @@ from pbm.games.base import (
     UserError,
     Viewer,
 )
+from pbm.games.pipeline.bots import BOTS
 from pbm.games.pipeline.flow import (
     CELLS,
     HOLES,
@@ -445,6 +446,10 @@ class Pipeline(Game[State, Move]):
         """The opponent's pipeline drawn uniformly among all that read as every probe read
         and are none of the seat's wrong guesses (all of them are enumerated)."""
         return sample_state(view, rng)
+
+    def own_bots(self) -> Mapping[str, Any]:
+        """Deduction over the consistent pipelines (pipeline/bots.py) as good and best."""
+        return BOTS
 
     # ----- storing -------------------------------------------------------------------------
 

@@ -60,7 +60,15 @@ class PipelineView:
 
     @property
     def phase(self) -> Phase:
-        return self.as_state(self.other).phase
+        if self.winner is not None or self.concluded:
+            return Phase.OVER
+        if self.head is None:
+            return Phase.HEAD_COIN
+        if self.tail is None:
+            return Phase.TAIL_COIN
+        if self.own is None or not self.other_sent:
+            return Phase.PIPES
+        return Phase.PLAY
 
     def as_state(self, other: Pipe | None) -> State:
         """The whole state this view and the opponent pipeline `other` make."""
