@@ -225,11 +225,9 @@ class SearchBot:
 
     @property
     def method(self) -> str:
-        named = ("the piece the opponent likely named" if self.wary
-                 else "any piece the opponent may have named")
-        return (f"a beam search ({self.width} lines wide) over its own moves, racing to"
-                f" the far row and sparing {named}; its guess is mixed over the pieces the"
-                f" opponent's best lines move")
+        if self.wary:
+            return f"{self.width}-wide search, sparing the likely named piece; mixed guesses"
+        return f"{self.width}-wide search of its moves; mixed guesses"
 
     def choose(self, game: AnyGame, view: OutguessView, seat: int, rng: random.Random,
                seconds: float) -> Turn:

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pbm.games.base import AnyGame
-from pbm.games.pipeline.flow import CELLS
+from pbm.games.base import AnyGame, UserError
+from pbm.games.pipeline.flow import CELLS, Colour
 from pbm.games.pipeline.seats import (
     Board,
     PipelineView,
@@ -31,7 +31,7 @@ from pbm.games.pipeline.seats import (
     consistent,
     make_secret,
 )
-from pbm.games.pipeline.state import Guess, Move, Phase, PlaceCoin, Probe, SubmitPipe
+from pbm.games.pipeline.state import Guess, Move, Phase, PlaceCoin, Probe, State, SubmitPipe
 
 
 @dataclass(frozen=True)
@@ -50,11 +50,9 @@ class DeductionBot:
 
     @property
     def method(self) -> str:
-        wary = (", keeping its own pipeline hard to read and watching the opponent's"
-                " progress" if self.wary else "")
-        return (f"deduction: tracks every opponent pipeline the readings allow, probes"
-                f" where it learns most ({self.probes} probes weighed a move){wary}, and"
-                f" guesses once the likeliest holes are likely enough")
+        if self.wary:
+            return f"deduction, {self.probes} probes weighed a move; guards its pipeline"
+        return f"deduction, {self.probes} probes weighed a move"
 
     def choose(self, game: AnyGame, view: PipelineView, seat: int, rng: random.Random,
                seconds: float) -> Move:
@@ -72,10 +70,7 @@ class DeductionBot:
         holes, chance = max(chances.items(), key=lambda item: (item[1], item[0]))
         if not view.owed[seat] and chance >= self._threshold(view, seat):
             return Guess(holes)
-        state = game.sample_state(view, seat, rng)
-        probes = [move for move in game.legal_moves(state, seat) if isinstance(move, Probe)]
-        if len(probes) > self.probes:
-            probes = rng.sample(probes, self.probes)
+        probes = some_probes(game, game.sample_state(view, seat, rng), seat, self.probes, rng)
         sample = _sample(theirs, self.samples, rng)
         leak = self._leak(view, seat, rng) if self.wary else None
         board = dict(view.pawns)
@@ -133,6 +128,30 @@ class Leak:
         truth = board.key(self.mine)
         left = Counter(s.holes for s in self.theirs if board.key(s) == truth)
         return before - _entropy(left)
+
+
+def some_probes(game: AnyGame, state: State, seat: int, count: int,
+                rng: random.Random) -> list[Probe]:
+    """Up to `count` different legal probes drawn at random, each checked by the rules
+    (game.parse); all of them when random drawing finds too few."""
+    pawns: list[tuple[Colour, str | None]] = [(colour, cell) for cell, colour in state.pawns]
+    for colour, left in sorted(state.supply().items(), key=lambda item: item[0].value):
+        pawns.extend([(colour, None)] * left)
+    found: dict[str, Probe] = {}
+    for _ in range(20 * count):
+        if len(found) == count:
+            break
+        steps = [f"{colour.value}@{target}" if source is None else f"{source}-{target}"
+                 for (colour, source), target in zip(rng.sample(pawns, 2), rng.choices(CELLS, k=2))]
+        try:
+            probe = game.parse(state, seat, ",".join(steps))
+        except UserError:
+            continue
+        found.setdefault(game.notation(probe), probe)
+    if len(found) < count:
+        every = [move for move in game.legal_moves(state, seat) if isinstance(move, Probe)]
+        return every if len(every) <= count else rng.sample(every, count)
+    return list(found.values())
 
 
 def hole_chances(secrets: Sequence[Secret]) -> dict[tuple[str, ...], float]:
