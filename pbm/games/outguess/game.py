@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from pbm.games.base import Game, GameInfo, IllegalMove, Outcome, Viewer
+from pbm.games.outguess.bots import BOTS
 from pbm.games.outguess.notation import (
     COLUMNS,
     SIZE,
@@ -23,6 +24,7 @@ from pbm.games.outguess.notation import (
     read_line,
     square_at,
 )
+from pbm.games.outguess.seats import OutguessView
 from pbm.games.text import and_list, or_list, plural
 
 SEATS = ("White", "Black")
@@ -466,6 +468,71 @@ class Outguess(Game[OutguessState, Turn]):
             f" {guesser}'s pieces."
         )
 
+    # ----- bots -----------------------------------------------------------------------
+    def seat_view(self, state: OutguessState, seat: int) -> OutguessView:
+        """The board and all that is public, and of the guesses only the seat's own, until
+        the game is over (then all of them)."""
+        over = state.winner is not None or state.concluded or self.result(state) is not None
+        last = state.last
+        return OutguessView(
+            seat=seat,
+            board=tuple(None if p is None else (p.owner, p.heads) for p in state.board),
+            reserves=state.reserves,
+            mover=state.mover,
+            allotment=state.allotment,
+            guessed=state.guess is not None,
+            guess=state.guess if over or seat == state.guesser else None,
+            last_mover=None if last is None else last.mover,
+            last_count=None if last is None else last.count,
+            last_guess=None if last is None or not (over or seat != last.mover)
+            else last.guess,
+            winner=state.winner,
+            reason=state.reason,
+            concluded=state.concluded,
+            over=over,
+            left=state.left,
+            reached=state.reached,
+            spare_guess=state.spare_guess,
+        )
+
+    def sample_state(self, view: OutguessView, seat: int, rng: random.Random) -> OutguessState:
+        """The opponent's guesses filled in. The pending one, when the seat is the mover, is
+        drawn uniformly among the seat's pieces: exactly the guesses the rules allow, and
+        none of them shows in anything public before the turn is played. The last turn's,
+        when the seat made that turn, only has to agree with its count, and the state keeps
+        no more than the squares that turn left and reached: it is drawn uniformly among
+        the squares that fit these (near-uniform: a few may not fit the whole turn). No
+        rule reads it again before the game ends."""
+        board = tuple(None if sq is None else Piece(*sq) for sq in view.board)
+        guess = view.guess
+        if view.guessed and guess is None:
+            guess = rng.choice(_pieces_of(board, view.mover))
+        last = None
+        if view.last_mover is not None:
+            assert view.last_count is not None
+            named = view.last_guess
+            if named is None:
+                named = rng.choice(_could_be_named(view, board))
+            last = LastTurn(view.last_mover, named, view.last_count)
+        return OutguessState(
+            board=board,
+            reserves=view.reserves,
+            mover=view.mover,
+            allotment=view.allotment,
+            guess=guess,
+            last=last,
+            winner=view.winner,
+            reason=view.reason,
+            concluded=view.concluded,
+            left=view.left,
+            reached=view.reached,
+            spare_guess=view.spare_guess,
+        )
+
+    def own_bots(self) -> Mapping[str, Any]:
+        """A short search over the seat's own moves and a mixed guess (outguess/bots.py)."""
+        return BOTS
+
     # ----- showing --------------------------------------------------------------------
     def render(self, state: OutguessState, viewer: Viewer) -> str:
         lines = board_lines(state.board)
@@ -528,6 +595,23 @@ class Outguess(Game[OutguessState, Turn]):
 
 def _pieces_of(board: Sequence[Piece | None], seat: int) -> list[int]:
     return [s for s in SQUARES if (p := board[s]) is not None and p.owner == seat]
+
+
+def _could_be_named(view: OutguessView, board: Board) -> list[int]:
+    """Squares the last turn's mover may have had named, by what the state keeps of that
+    turn: a piece that moved left a square (or anchored a drop, standing beside a square
+    the turn reached); one that did not move stands where it stood, or was captured on a
+    square the turn reached."""
+    mover = view.last_mover
+    assert mover is not None
+    mine = _pieces_of(board, mover)
+    if view.last_count:
+        anchors = [s for s in mine if board[s] == Piece(mover, False)
+                   and any(n in view.reached for n in orthogonal(s))]
+        found = sorted(view.left | set(anchors))
+    else:
+        found = sorted({s for s in mine if s not in view.left | view.reached} | view.reached)
+    return found or mine or sorted(view.left | view.reached) or [0]
 
 
 def _has_action(state: OutguessState) -> bool:

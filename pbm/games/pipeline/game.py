@@ -19,6 +19,7 @@ from pbm.games.base import (
     UserError,
     Viewer,
 )
+from pbm.games.pipeline.bots import BOTS
 from pbm.games.pipeline.flow import (
     CELLS,
     HOLES,
@@ -32,6 +33,7 @@ from pbm.games.pipeline.flow import (
     random_pipe,
     readings,
 )
+from pbm.games.pipeline.seats import PipelineView, sample_state, seat_view
 from pbm.games.pipeline.state import (
     SEATS,
     Entry,
@@ -432,6 +434,22 @@ class Pipeline(Game[State, Move]):
                 return Guess(tuple(target.sorted_holes()))
             return Guess(tuple(sorted(rng.sample(_guessable(state), HOLES))))
         return _random_probe(state, rng)
+
+    # ----- bots ----------------------------------------------------------------------------
+
+    def seat_view(self, state: State, seat: int) -> PipelineView:
+        """The coins, the seat's own pipeline, the pawns and the public log with its
+        readings on both pipelines; the opponent's pipeline only once the game is over."""
+        return seat_view(state, seat)
+
+    def sample_state(self, view: PipelineView, seat: int, rng: random.Random) -> State:
+        """The opponent's pipeline drawn uniformly among all that read as every probe read
+        and are none of the seat's wrong guesses (all of them are enumerated)."""
+        return sample_state(view, rng)
+
+    def own_bots(self) -> Mapping[str, Any]:
+        """Deduction over the consistent pipelines (pipeline/bots.py) as good and best."""
+        return BOTS
 
     # ----- storing -------------------------------------------------------------------------
 
