@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from pbm.games import registry
-from pbm.games.base import AnyGame
+from pbm.games.base import AnyGame, Game
+from pbm.games.bot_names import bots_play
 from pbm.games.bots import RandomBot, bots_of, think
 from pbm.games.outguess.game import GAME as OUTGUESS
 from pbm.games.outguess.game import OutguessState
@@ -317,8 +318,15 @@ def test_outguess_pending_guess_is_drawn_over_every_piece_of_the_mover() -> None
 
 
 def test_a_hidden_game_without_a_seat_view_gives_its_bots_nothing() -> None:
-    """A game that hides something must say what each seat sees: the base refuses."""
-    hilo = Hilo()
+    """A game that hides something must say what each seat sees: the base refuses, and
+    the server offers no bots for it."""
+
+    class Unseen(Hilo):  # Hilo as it was before it said what its seats see
+        seat_view = Game.seat_view  # type: ignore[assignment]
+        sample_state = Game.sample_state  # type: ignore[assignment]
+
+    hilo = Unseen()
+    assert not bots_play(hilo) and bots_play(Hilo())
     state = hilo.play(hilo.start({}, 0), 0, hilo.parse(hilo.start({}, 0), 0, "4"))
     with pytest.raises(TypeError, match="must define seat_view"):
         hilo.seat_view(state, 1)
