@@ -45,7 +45,9 @@ class DeductionBot:
     # best: count what a probe tells the opponent, guess sooner when they are close, and
     # send a pipeline whose holes few pipelines share.
     wary: bool = False
-    leak_weight: float = 0.5
+    # Bits the opponent learns of our holes, against one bit we learn of theirs: 2 beat
+    # 0.25 to 4 against good (79 of 100 games, against 66 to 75).
+    leak_weight: float = 2.0
     sure_enough: float = 0.5  # the likeliest hole set's chance at which to guess
 
     @property
