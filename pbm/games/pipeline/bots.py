@@ -33,6 +33,8 @@ from pbm.games.pipeline.seats import (
 )
 from pbm.games.pipeline.state import Guess, Move, Phase, PlaceCoin, Probe, State, SubmitPipe
 
+INFO_FLOOR = 0.5
+
 
 @dataclass(frozen=True)
 class DeductionBot:
@@ -76,18 +78,20 @@ class DeductionBot:
         sample = _sample(theirs, self.samples, rng)
         leak = self._leak(view, seat, rng) if self.wary else None
         board = dict(view.pawns)
-        best: tuple[float, int] | None = None
+        weighed: list[tuple[float, float]] = []  # (what we learn, what they learn)
         for index, probe in enumerate(probes):
             if index and time.monotonic() > deadline:
                 break
             next_board = Board.of(after(board, probe))
-            score = information(sample, next_board)
-            if leak is not None:
-                score -= self.leak_weight * leak.given(next_board)
-            if best is None or score > best[0]:
-                best = (score, index)
-        assert best is not None  # some probe is always legal
-        return probes[best[1]]
+            weighed.append((information(sample, next_board),
+                            0.0 if leak is None else leak.given(next_board)))
+        # Among the probes that teach at least half what the most teaching one does (so
+        # that, however wary, it never stalls on probes that read nothing), the one that
+        # teaches most for what it tells the opponent.
+        enough = INFO_FLOOR * max(learnt for learnt, _ in weighed)
+        chosen = max((learnt - self.leak_weight * told, -index)
+                     for index, (learnt, told) in enumerate(weighed) if learnt >= enough)
+        return probes[-chosen[1]]
 
     def _threshold(self, view: PipelineView, seat: int) -> float:
         if not self.wary or view.owed[1 - seat]:
