@@ -89,9 +89,9 @@ class DeductionBot:
         # that, however wary, it never stalls on probes that read nothing), the one that
         # teaches most for what it tells the opponent.
         enough = INFO_FLOOR * max(learnt for learnt, _ in weighed)
-        chosen = max((learnt - self.leak_weight * told, -index)
-                     for index, (learnt, told) in enumerate(weighed) if learnt >= enough)
-        return probes[-chosen[1]]
+        chosen = max((index for index, (learnt, _) in enumerate(weighed) if learnt >= enough),
+                     key=lambda i: (weighed[i][0] - self.leak_weight * weighed[i][1], -i))
+        return probes[chosen]
 
     def _threshold(self, view: PipelineView, seat: int) -> float:
         if not self.wary or view.owed[1 - seat]:
