@@ -378,11 +378,14 @@ def test_best_beats_the_random_bot_at_outguess() -> None:
     assert wins == 10
 
 
-def test_pipeline_good_finds_a_secret_in_few_probes() -> None:
-    """Alone (its turn again after each move), good names a random pipeline's holes long
-    before random probing would: measured at 7.4 probes and 1.5 guesses on average."""
-    bot = bots_of(PIPELINE)["good"]
-    for seed in range(3):
+@pytest.mark.parametrize("strength, seeds", [("good", 3), ("best", 1)])
+def test_pipeline_bots_find_a_secret_in_few_probes(strength: str, seeds: int) -> None:
+    """Alone (its turn again after each move), a bot names a random pipeline's holes long
+    before random probing would (measured: good 6.9 probes and 1.3 guesses on average,
+    random probes with the same deduction 22 probes). best, which spares its own
+    pipeline, must still learn when the opponent never probes: it never stalls."""
+    bot = bots_of(PIPELINE)[strength]
+    for seed in range(seeds):
         rng = random.Random(seed)
         state = PIPELINE.start({}, seed)
         for seat, text in ((0, "A1"), (1, "D4")):
@@ -391,11 +394,11 @@ def test_pipeline_good_finds_a_secret_in_few_probes() -> None:
             pipe = PIPELINE.random_move(state, seat, rng)
             assert isinstance(pipe, SubmitPipe)
             state = PIPELINE.play(state, seat, pipe)
-        for turn in range(14):
+        for turn in range(20):
             move = bot.choose(PIPELINE, PIPELINE.seat_view(state, 0), 0, random.Random(turn),
                               5.0)
             state = PIPELINE.play(state, 0, PIPELINE.parse(state, 0, PIPELINE.notation(move)))
             if state.winner is not None:
                 break
             state = replace(state, turn=0)
-        assert state.winner == 0, f"seed {seed}: not found in 14 turns"
+        assert state.winner == 0, f"seed {seed}: not found in 20 turns"

@@ -500,9 +500,10 @@ class Outguess(Game[OutguessState, Turn]):
         drawn uniformly among the seat's pieces: exactly the guesses the rules allow, and
         none of them shows in anything public before the turn is played. The last turn's,
         when the seat made that turn, only has to agree with its count, and the state keeps
-        no more than the squares that turn left and reached: it is drawn uniformly among
-        the squares that fit these (near-uniform: a few may not fit the whole turn). No
-        rule reads it again before the game ends."""
+        no more of that turn than the squares it left and reached: it is drawn uniformly
+        among the squares that fit these, a few more than the exact ones (near-uniform;
+        the true one is among them in all but about one view in 7,000). No rule reads it
+        again before the game ends."""
         board = tuple(None if sq is None else Piece(*sq) for sq in view.board)
         guess = view.guess
         if view.guessed and guess is None:

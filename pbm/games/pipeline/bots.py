@@ -33,6 +33,8 @@ from pbm.games.pipeline.seats import (
 )
 from pbm.games.pipeline.state import Guess, Move, Phase, PlaceCoin, Probe, State, SubmitPipe
 
+INFO_FLOOR = 0.5
+
 
 @dataclass(frozen=True)
 class DeductionBot:
@@ -45,7 +47,9 @@ class DeductionBot:
     # best: count what a probe tells the opponent, guess sooner when they are close, and
     # send a pipeline whose holes few pipelines share.
     wary: bool = False
-    leak_weight: float = 0.5
+    # Bits the opponent learns of our holes, against one bit we learn of theirs: 2 beat
+    # 0.25 to 4 against good (79 of 100 games, against 66 to 75; 78 with INFO_FLOOR).
+    leak_weight: float = 2.0
     sure_enough: float = 0.5  # the likeliest hole set's chance at which to guess
 
     @property
@@ -74,18 +78,20 @@ class DeductionBot:
         sample = _sample(theirs, self.samples, rng)
         leak = self._leak(view, seat, rng) if self.wary else None
         board = dict(view.pawns)
-        best: tuple[float, int] | None = None
+        weighed: list[tuple[float, float]] = []  # (what we learn, what they learn)
         for index, probe in enumerate(probes):
             if index and time.monotonic() > deadline:
                 break
             next_board = Board.of(after(board, probe))
-            score = information(sample, next_board)
-            if leak is not None:
-                score -= self.leak_weight * leak.given(next_board)
-            if best is None or score > best[0]:
-                best = (score, index)
-        assert best is not None  # some probe is always legal
-        return probes[best[1]]
+            weighed.append((information(sample, next_board),
+                            0.0 if leak is None else leak.given(next_board)))
+        # Among the probes that teach at least half what the most teaching one does (so
+        # that, however wary, it never stalls on probes that read nothing), the one that
+        # teaches most for what it tells the opponent.
+        enough = INFO_FLOOR * max(learnt for learnt, _ in weighed)
+        chosen = max((index for index, (learnt, _) in enumerate(weighed) if learnt >= enough),
+                     key=lambda i: (weighed[i][0] - self.leak_weight * weighed[i][1], -i))
+        return probes[chosen]
 
     def _threshold(self, view: PipelineView, seat: int) -> float:
         if not self.wary or view.owed[1 - seat]:
