@@ -24,6 +24,7 @@ from pbm.mail.botmoves import Turn
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 5.0
+GATHER_SECONDS = 0.5  # after a commit, before looking: a bot answers within about a second
 SLACK_SECONDS = 30.0  # beyond think_seconds, before a thought that never ends is given up
 
 
@@ -63,7 +64,10 @@ class BotWorker:
                 self._round()
             except Exception:
                 log.exception("bot round failed; it runs again in %ss", POLL_SECONDS)
-            self.wakeup.wait(POLL_SECONDS)
+            if self.wakeup.wait(POLL_SECONDS):
+                # Commits come in bursts on a busy server: one look after a moment serves
+                # them all, where a look at each would add a query to every mail.
+                self.halt.wait(GATHER_SECONDS)
 
     def _round(self) -> None:
         """Every bot turn due now, one after another, until none is left."""
