@@ -33,6 +33,7 @@ import math
 import random
 import sys
 import time
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
@@ -88,7 +89,7 @@ class MCTSBot:
         return search.best_move()
 
 
-class _Search:
+class _Search(ABC):
     """What both searches share: the moves of a node, playouts and their scores, the work."""
 
     def __init__(self, bot: MCTSBot, game: AnyGame, seat: int, rng: random.Random) -> None:
@@ -102,12 +103,13 @@ class _Search:
         # Set when there is nothing to search: the only legal move, a win in one.
         self.decided: Any = None
 
+    @abstractmethod
     def iterate(self) -> bool:
         """One iteration: select, expand, play out, back up. True once the search is done."""
-        raise NotImplementedError
 
+    @abstractmethod
     def best_move(self) -> Any:
-        raise NotImplementedError
+        """The move the search found best."""
 
     def moves(self, state: Any, seat: int) -> list[Any]:
         """The legal moves of `seat`, or a random sample of them where there are too many."""
