@@ -30,6 +30,7 @@ from pbm.games.pipeline.state import (
     Probe,
     ProbeEntry,
     State,
+    phase_of,
     set_seat,
 )
 
@@ -60,15 +61,8 @@ class PipelineView:
 
     @property
     def phase(self) -> Phase:
-        if self.winner is not None or self.concluded:
-            return Phase.OVER
-        if self.head is None:
-            return Phase.HEAD_COIN
-        if self.tail is None:
-            return Phase.TAIL_COIN
-        if self.own is None or not self.other_sent:
-            return Phase.PIPES
-        return Phase.PLAY
+        return phase_of(self.winner is not None or self.concluded, self.head, self.tail,
+                        self.own is not None and self.other_sent)
 
     def as_state(self, other: Pipe | None) -> State:
         """The whole state this view and the opponent pipeline `other` make."""

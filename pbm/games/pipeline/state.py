@@ -114,15 +114,8 @@ class State:
 
     @property
     def phase(self) -> Phase:
-        if self.winner is not None or self.concluded:
-            return Phase.OVER
-        if self.head is None:
-            return Phase.HEAD_COIN
-        if self.tail is None:
-            return Phase.TAIL_COIN
-        if None in self.pipes:
-            return Phase.PIPES
-        return Phase.PLAY
+        return phase_of(self.winner is not None or self.concluded, self.head, self.tail,
+                        None not in self.pipes)
 
     @property
     def board(self) -> dict[str, Colour]:
@@ -144,3 +137,14 @@ class State:
 
 def set_seat(pair: tuple[Any, Any], seat: int, value: Any) -> tuple[Any, Any]:
     return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+
+def phase_of(over: bool, head: object, tail: object, pipes_sent: bool) -> Phase:
+    """The step a game is at: what a State and a seat's view (seats.py) both know."""
+    if over:
+        return Phase.OVER
+    if head is None:
+        return Phase.HEAD_COIN
+    if tail is None:
+        return Phase.TAIL_COIN
+    return Phase.PLAY if pipes_sent else Phase.PIPES
