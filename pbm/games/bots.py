@@ -29,12 +29,13 @@ __all__ = ["STRENGTHS", "Bot", "RandomBot", "bot_userid", "bots_of", "choose",
 class Bot(Protocol):
     """A player of one strength: `choose` returns a move legal for `seat`."""
 
+    # Read-only members, so that frozen dataclasses are bots.
     @property
     def strength(self) -> str: ...
 
     @property
     def method(self) -> str:
-        """How it plays, a line for `help bots` ("2,000 playouts a move")."""
+        """How it plays, a line for `help bots` ("random legal moves", "2,000 playouts a move")."""
         ...
 
     def choose(self, game: AnyGame, view: Any, seat: int, rng: random.Random,
