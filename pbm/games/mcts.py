@@ -7,9 +7,11 @@ seat that chose each edge. It plays the move it tried most.
 
 With nothing hidden, the tree also proves what it can (MCTS-Solver): a position where the
 seat to move has a winning move is a win for it, one where every move is proven is worth
-the best of them. A proven winning move at the root is played at once, proven losing moves
-are never chosen, and each new node first looks one move ahead for moves that end the game,
-so a win in one is never missed and a move that lets the opponent win at once is avoided.
+the best of them. A proven winning move at the root is played at once and proven losing
+moves are never chosen. A node lists its moves when it is visited a second time, and then
+plays each once to see which end the game; the root does so at once, and the move chosen
+has always been looked at: so a win in one is never missed, and a move that lets the
+opponent win at once is never played while another does not.
 
 With hidden information the bot has only its seat's view: each iteration draws a whole state
 the seat cannot tell from the real one (`Game.sample_state`) and walks the tree over the
@@ -20,8 +22,9 @@ Seats to move together (a simultaneous step) choose one after another inside the
 bot's own seat first at the root, then in seat order; each knows the choices before it, so
 the bot assumes the worst, an opponent who answers its choice.
 
-The budget is a number of iterations, so the same seed gives the same move anywhere; the
-`seconds` cap only cuts a search short on a machine too slow for its budget.
+The budget is work: iterations, and optionally positions played to, so the same seed gives
+the same move anywhere; the `seconds` cap only cuts a search short on a machine too slow
+for its budget.
 """
 
 from __future__ import annotations
@@ -49,18 +52,25 @@ CHECK_EVERY = 16  # iterations between two looks at the clock
 class MCTSBot:
     """UCT with `playouts` iterations a move, each a random playout to the end of the game.
 
+    `positions`, if set, also bounds the work of a search: the positions it plays to (in
+    playouts, and looking ahead from each node) are counted, and the search stops once it
+    has played that many, so that games of long playouts get fewer of them.
     `exploration` is UCB1's constant (rewards are 0..1). `playout_cap` cuts a playout after
     that many moves and counts it a draw (None: play every playout to the end).
     """
 
     strength: str
     playouts: int
+    positions: int | None = None
     exploration: float = 0.7
     playout_cap: int | None = None
 
     @property
     def method(self) -> str:
-        return f"Monte Carlo tree search, {self.playouts:,} playouts a move"
+        if self.positions is None:
+            return f"Monte Carlo tree search, {self.playouts:,} playouts a move"
+        return (f"Monte Carlo tree search, {self.playouts:,} playouts a move"
+                f" (fewer where they are long: {self.positions:,} positions at most)")
 
     def choose(self, game: AnyGame, view: Any, seat: int, rng: random.Random,
                seconds: float) -> Any:
@@ -69,16 +79,17 @@ class MCTSBot:
             else _SolverSearch(self, game, view, seat, rng)
         if search.decided is not None:
             return search.decided
+        positions = sys.maxsize if self.positions is None else self.positions
         for done in range(self.playouts):
             if done % CHECK_EVERY == CHECK_EVERY - 1 and time.perf_counter() > deadline:
                 break
-            if search.iterate():
+            if search.iterate() or search.played >= positions:
                 break
         return search.best_move()
 
 
 class _Search:
-    """What both searches share: the budget's unit (a playout) and the moves of a node."""
+    """What both searches share: the moves of a node, playouts and their scores, the work."""
 
     def __init__(self, bot: MCTSBot, game: AnyGame, seat: int, rng: random.Random) -> None:
         self.game = game
@@ -87,6 +98,7 @@ class _Search:
         self.exploration = bot.exploration
         self.cap = sys.maxsize if bot.playout_cap is None else bot.playout_cap
         self.players = game.info.players
+        self.played = 0  # positions played to so far: the work done
         # Set when there is nothing to search: the only legal move, a win in one.
         self.decided: Any = None
 
@@ -119,12 +131,14 @@ class _Search:
         """Random moves from `state` to the end of the game (or the cap), scored."""
         to_move, play, random_move = self.game.to_move, self.game.play, self.game.random_move
         rng = self.rng
-        for _ in range(self.cap):
+        for moves in range(self.cap):
             seats = to_move(state)
             if not seats:
+                self.played += moves
                 return self.scores(self.game.result(state))
             seat = min(seats)
             state = play(state, seat, random_move(state, seat, rng))
+        self.played += self.cap
         return self.scores(None)
 
 
@@ -179,6 +193,7 @@ class _SolverSearch(_Search):
         game, seat, state = self.game, node.seat, node.state
         moves = self.moves(state, seat)
         self.rng.shuffle(moves)
+        self.played += len(moves)
         untried = []
         for move in moves:
             after = game.play(state, seat, move)
@@ -201,6 +216,7 @@ class _SolverSearch(_Search):
                 self.open(node)
             elif node.untried:
                 move = node.untried.pop()
+                self.played += 1
                 child = self.node(self.game.play(node.state, node.seat, move), move, node.seat)
                 node.children.append(child)
                 path.append(child)
@@ -318,12 +334,14 @@ class _InfoSetSearch(_Search):
                 key, move = fresh[rng.randrange(len(fresh))]
                 node.children[key] = child = _InfoNode(move, key[0])
                 path.append(child)
+                self.played += 1
                 scores = self.playout(game.play(state, key[0], move))
                 break
             key, move = self.select(node, legal)
             node = node.children[key]
             path.append(node)
             state = game.play(state, key[0], move)
+            self.played += 1
             seats = game.to_move(state)
             if not seats:
                 scores = self.scores(game.result(state))

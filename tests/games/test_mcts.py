@@ -164,6 +164,30 @@ def test_a_search_cut_short_by_its_seconds_still_moves():
     assert choose(MCTSBot("test", playouts=10_000), LOOPHOLE, state, seconds=0) is not None
 
 
+class CountedLoophole(type(LOOPHOLE)):  # type: ignore[misc]
+    """Loophole counting the positions played to."""
+
+    played = 0
+
+    def play(self, state: Any, seat: int, move: Any) -> Any:
+        CountedLoophole.played += 1
+        return super().play(state, seat, move)
+
+
+def test_the_positions_budget_bounds_the_work_of_a_search():
+    game = CountedLoophole()
+    state = played(LOOPHOLE, "K10 J10")
+    for positions in (2_000, None):
+        CountedLoophole.played = 0
+        choose(MCTSBot("test", playouts=20, positions=positions), game, state)
+        if positions is not None:
+            # An iteration begun is finished (a node's look-ahead and a playout: 320 each
+            # at most), and the move chosen is looked at (320 more).
+            assert positions <= CountedLoophole.played <= positions + 3 * 320
+        else:
+            assert CountedLoophole.played > 20 * 200  # twenty random games to their end
+
+
 def test_the_same_seed_gives_the_same_move():
     state = played(SYNAPSE, "C3:2E E3:1E F3:1N")
     bot = MCTSBot("test", playouts=300)
