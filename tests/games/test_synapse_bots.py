@@ -10,7 +10,7 @@ from functools import cache
 
 import pytest
 
-from pbm.games.bots import RandomBot, think
+from pbm.games.bots import RandomBot, bots_of, think
 from pbm.games.synapse_ice import bots
 from pbm.games.synapse_ice.bots import AlphaBetaBot
 from pbm.games.synapse_ice.game import GAME, GRID, SIZES, Direction, Move, SynapseState
@@ -233,3 +233,11 @@ def test_it_beats_the_random_bot():
         wins += outcome.winners == {game % 2}
     assert wins == 10
 
+
+
+def test_the_game_offers_it_as_good_and_best():
+    own = bots_of(GAME)
+    assert own["best"] == AlphaBetaBot("best", bots.BEST_NODES)
+    assert own["good"] == AlphaBetaBot("good", bots.GOOD_NODES)
+    assert bots.GOOD_NODES < bots.BEST_NODES
+    assert own["best"].method == "alpha-beta search, 300,000 positions a move"
