@@ -8,15 +8,19 @@ counts), and who owns a piece never matters to the rules, so these say all there
 tests/games/test_synapse_bots.py checks on positions of random games that the copy gives
 the rule module's moves, positions after them and ends of games.
 
-The search: negamax with alpha-beta, one iteration per depth, each ordering a node's moves
-by the transposition table's best move of the last iteration, then two killer moves per
-ply, then the history heuristic. A position at the depth limit is scored by mobility (see
-`evaluate`), a lost one (the seat to move is stuck) by how soon: a win sooner and a loss
-later are preferred. A value that is a proven win or loss holds at any depth and is kept
-as such. The search stops once the position is solved or its budget of positions (nodes)
-is spent: a budget, not a clock, so that one seed gives one move on any machine; `seconds`
-only cuts a search short on a machine too slow for it. Moves of equal worth are tried in an
-order shuffled by the bot's rng, so ties fall where the rng says.
+The search: negamax with alpha-beta (principal variation search: after a node's first move
+the others are tried with a null window), one iteration per depth. A node's moves are
+ordered by the transposition table's best move (the last iteration's), then two killer
+moves per ply, then the fewest replies left to the opponent (none is a win in one), the
+history heuristic breaking ties. A forced move (a node with one) costs no depth. A position
+at the depth limit is scored by mobility (see `evaluate`), a lost one (the seat to move is
+stuck) by how soon: a win sooner and a loss later are preferred. A value that is a proven
+win or loss holds at any depth and is kept as such. The search stops once the position is
+solved or its budget of positions (nodes) is spent: a budget, not a clock, so that one
+seed gives one move on any machine; `seconds` only cuts a search short on a machine too
+slow for it. Moves of equal worth are tried in an order shuffled by the bot's rng, so ties
+fall where the rng says; the empty board's first moves are searched one of each set of
+mirror images, the one chosen then turned by a mirror the rng draws.
 
 Synapse-Ice hides nothing: a seat's view is the state itself (Game.seat_view's default).
 This module stands apart from the rule module (which offers the bot), so it reads a state
@@ -136,8 +140,9 @@ def after(occ: int, stash: int, square: int, seat: int, entry: Entry) -> tuple[i
 _ACROSS = tuple(sum(1 << sq for sq in range(SQUARES) if sq % COLUMNS + size < COLUMNS)
                 for size in SIZES)
 # What holding n pieces of a size is worth, by n: the first counts most, a third no more
-# than a second (measured: counting every piece, or only whether a size is left, plays
-# worse). And what each legal move of the seat to move is worth.
+# than a second. Measured in self-play, 200 games at 10,000 nodes a move: against counting
+# only whether a size is left, this won 119-81, a cap of three 111-89, counting every piece
+# 85-115. And what each legal move of the seat to move is worth.
 WORTH = (0, 1, 2, 2, 2, 2, 2, 2)
 REPLY = 2
 
