@@ -60,7 +60,9 @@ CHECK_EVERY = 1024  # nodes between two looks at the clock
 # Green, 32 of 50 as Red), thinking 45 ms median, 1.47 s p95, 1.85 s at most (the Monte
 # Carlo bot 0.59 s, 1.63 s); good against the Monte Carlo goodbot (200 playouts) won 89
 # and lost 11 (49 of 50 as Green, 40 of 50 as Red), thinking 39 ms median, 0.16 s p95
-# (the Monte Carlo bot 0.08 s, 0.19 s).
+# (the Monte Carlo bot 0.08 s, 0.19 s). Against the random bot best, good and the Monte
+# Carlo bestbot each won 99 of 100; best beat good 76-24. The table pays: at equal nodes
+# it searches 0.4 plies deeper (about 300,000 nodes a second either way).
 BEST_NODES = 300_000
 GOOD_NODES = 30_000
 
