@@ -174,7 +174,7 @@ class CountedLoophole(type(LOOPHOLE)):  # type: ignore[misc]
         return super().play(state, seat, move)
 
 
-def test_the_positions_budget_bounds_the_work_of_a_search():
+def test_the_budgets_bound_the_work_of_a_search():
     game = CountedLoophole()
     state = played(LOOPHOLE, "K10 J10")
     for positions in (2_000, None):
@@ -186,6 +186,11 @@ def test_the_positions_budget_bounds_the_work_of_a_search():
             assert positions <= CountedLoophole.played <= positions + 3 * 320
         else:
             assert CountedLoophole.played > 20 * 200  # twenty random games to their end
+    # Playouts cut after five moves (and counted draws): the root's and the chosen move's
+    # look-ahead (320 each at most), and twenty short playouts.
+    CountedLoophole.played = 0
+    choose(MCTSBot("test", playouts=20, playout_cap=5), game, state)
+    assert CountedLoophole.played <= 2 * 320 + 20 * (1 + 5)
 
 
 def test_the_same_seed_gives_the_same_move():
