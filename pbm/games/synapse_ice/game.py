@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from pbm.games.base import Game, GameInfo, IllegalMove, InvalidMove, Outcome, Viewer
 from pbm.games.grid import Cell, Grid
+from pbm.games.synapse_ice.bots import BEST_NODES, GOOD_NODES, AlphaBetaBot
 
 GRID = Grid(6, 5)
 COLUMNS = GRID.letters
@@ -199,6 +200,10 @@ class SynapseIce(Game[SynapseState, Move]):
             return iter(())
         squares = ALL_SQUARES if state.forced is None else (state.forced,)
         return (move for square in squares for move in self._moves_from(state, seat, square))
+
+    def own_bots(self) -> Mapping[str, Any]:
+        # Alpha-beta beats the Monte Carlo bots of the same strength (bots.py has the match).
+        return {"good": AlphaBetaBot("good", GOOD_NODES), "best": AlphaBetaBot("best", BEST_NODES)}
 
     def prompt(self, state: SynapseState, seat: int) -> str | None:
         if state.forced is None:
