@@ -4,7 +4,8 @@ For each game and pairing (best against easy, good against easy, best against go
 with the seats alternated, each bot given only its seat's view as the server gives it
 (games/bots.choose). Reported: wins, draws and losses of the first-named bot with a Wilson
 95% interval on its share of points (a draw is half), and think time per move (CPU seconds
-of the thinking process, median and 95th percentile) of each strength. Games run in worker
+of the thinking process, median and 95th percentile) of each strength; for Pipeline also the
+probes each bot needs to find a random secret alone (pipeline_find). Games run in worker
 processes, one per core: each game is its own seeded world, so the figures do not depend on
 how the games were dealt out.
 """
@@ -19,6 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbm.bench import pipeline_find
 from pbm.games import registry
 from pbm.games.bots import bot_userid, choose
 
@@ -119,4 +121,12 @@ def run(games: int = 200, names: Iterable[str] | None = None, seconds: float = 3
                     "median": round(_percentile(times, 0.5) * 1000, 1),
                     "p95": round(_percentile(times, 0.95) * 1000, 1),
                     "max": round(max(times) * 1000, 1)}
+            if name == "pipeline":
+                # Mastermind's measure too: probes to find a random secret, alone.
+                found = pipeline_find.run(pool, games, seconds=seconds, seed=seed)
+                figures.update(found)
+                if progress is not None:
+                    for key, one in found.items():
+                        progress(f"{key}: {one['found']} of {one['searches']} found, probes "
+                                 f"mean {one['probes_mean']} worst {one['probes_worst']}")
     return figures
