@@ -3,8 +3,14 @@ piped into `pbm process`, `pbm tick` plays the bots' due moves; `pbm bots` lists
 
 from __future__ import annotations
 
+import json
 import re
 
+from click.testing import CliRunner
+
+from pbm.bench.bots import PAIRINGS
+from pbm.cli import main
+from pbm.games.bot_names import bot_userid
 from tests.test_cli_fresh import pbm, write_config
 
 ALICE = "alice@players.test"
@@ -37,3 +43,16 @@ def test_tick_plays_the_bots_due_moves_and_bots_lists_their_boards(tmp_path):
     assert "easybot (easy): 1 active board\n" in listed
     assert "goodbot (good): 1 active board\n" in listed
     assert "bestbot (best): 0 active boards (not challenged yet)" in listed
+
+
+def test_bench_bots_plays_only_the_pairings_asked_for():
+    option = next(p for p in main.commands["bench"].commands["bots"].params
+                  if p.name == "pairings")
+    assert list(option.type.choices) == ["-".join(map(bot_userid, pair)) for pair in PAIRINGS]
+    done = CliRunner().invoke(main, ["bench", "bots", "--games", "2", "--game", "trou",
+                                     "--pairing", "bestbot-goodbot", "--workers", "1", "--json"])
+    assert done.exit_code == 0, done.output
+    figures = json.loads(done.stdout)
+    assert [key for key in figures if "_vs_" in key] == ["trou.bestbot_vs_goodbot"]
+    assert figures["trou.bestbot_vs_goodbot"]["won"] + figures["trou.bestbot_vs_goodbot"][
+        "drawn"] == 2  # bestbot never loses Trou

@@ -87,14 +87,16 @@ def _percentile(values: list[float], share: float) -> float:
 
 def run(games: int = 200, names: Iterable[str] | None = None, seconds: float = 3.0,
         seed: int = 1, workers: int | None = None,
-        progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """`games` games of each pairing in each game (seats alternated)."""
+        progress: Callable[[str], None] | None = None,
+        pairings: Iterable[tuple[str, str]] = PAIRINGS) -> dict[str, Any]:
+    """`games` games of each of `pairings` (strong, weak) in each game (seats alternated)."""
     names = list(names or registry.names())
+    pairings = list(pairings)
     figures: dict[str, Any] = {"games_per_pairing": games, "think_seconds": seconds}
     with ProcessPoolExecutor(workers or os.cpu_count() or 1) as pool:
         for name in names:
             think: dict[str, list[float]] = {}
-            for strong, weak in PAIRINGS:
+            for strong, weak in pairings:
                 specs = [Game(name, *((strong, weak) if n % 2 == 0 else (weak, strong)),
                               seed=seed * 100_000 + n, seconds=seconds) for n in range(games)]
                 won = drawn = lost = 0
@@ -121,7 +123,7 @@ def run(games: int = 200, names: Iterable[str] | None = None, seconds: float = 3
                     "median": round(_percentile(times, 0.5) * 1000, 1),
                     "p95": round(_percentile(times, 0.95) * 1000, 1),
                     "max": round(max(times) * 1000, 1)}
-            if name == "pipeline":
+            if name == "pipeline" and pairings == list(PAIRINGS):
                 # Mastermind's measure too: probes to find a random secret, alone.
                 found = pipeline_find.run(pool, games, seconds=seconds, seed=seed)
                 figures.update(found)

@@ -106,20 +106,28 @@ def memory(mails: int, first: int, as_json: bool) -> None:
 @click.option("--game", "names", multiple=True, help="Only this game (again for more).")
 @click.option("--seconds", default=3.0, show_default=True,
               help="Think-time cap per move (as [bots] think_seconds).")
+@click.option("--pairing", "pairings", multiple=True,
+              type=click.Choice(["bestbot-easybot", "goodbot-easybot", "bestbot-goodbot"]),
+              help="Only this pairing (again for more); all three by default, and then "
+              "Pipeline's probes to find a secret too.")
 @click.option("--seed", default=1, show_default=True)
 @click.option("--workers", type=int, help="Processes playing games (default: one per core).")
 @as_json
-def bots(games: int, names: tuple[str, ...], seconds: float, seed: int,
-         workers: int | None, as_json: bool) -> None:
+def bots(games: int, names: tuple[str, ...], seconds: float, pairings: tuple[str, ...],
+         seed: int, workers: int | None, as_json: bool) -> None:
     """Matches between the bots of each game (bestbot and goodbot against easybot, bestbot
     against goodbot): wins, draws, losses with a Wilson 95% interval on the score, and
     think time per move (a line per pairing on stderr as it goes)."""
-    from pbm.bench.bots import run
+    from pbm.bench.bots import PAIRINGS, run
     from pbm.games import registry
+    from pbm.games.bot_names import bot_userid
 
     try:
         chosen = [registry.lookup(name).info.name for name in names] or None
     except Exception as err:
         raise click.UsageError(str(err)) from None
+    chosen_pairings = [pair for pair in PAIRINGS
+                       if not pairings or "-".join(map(bot_userid, pair)) in pairings]
     _report(run(games, chosen, seconds, seed, workers,
-                progress=lambda line: click.echo(line, err=True)), as_json)
+                progress=lambda line: click.echo(line, err=True), pairings=chosen_pairings),
+            as_json)
