@@ -27,8 +27,13 @@ SLOW_MODULES = {"test_secrets.py"}
 # tests/reliability: kill -9, relays and fuzzing of one SQLite node, whose PostgreSQL
 # counterparts are the several-nodes tests; they would take CI past its time. The sizes of
 # board mails of whole games (test_mail_size.py): the property is the pictures' and the
-# composer's, not the engine's.
+# composer's, not the engine's. And of tests/server, whose every test starts a real
+# `pbm serve`, all but the several-nodes tests: the rest drive the same engine through the
+# mail path, whose SQL the command tests run on PostgreSQL; the several-nodes tests are
+# what only PostgreSQL can do (and they run a real `pbm serve` on it). Both runs together
+# must stay inside CI's time.
 LEFT_OUT_ON_POSTGRESQL = {"games", "browser", "mta", "ratings", "reliability"}
+SERVER_TESTS_ON_POSTGRESQL = {"test_nodes.py"}
 LEFT_OUT_MODULES = {"test_packaging.py", "test_readme.py", "test_service_files.py",
                     "test_width.py", "test_config.py", "test_config_lists.py", "test_screen.py",
                     "test_compose.py", "test_secrets.py", "test_spectator_secrets.py",
@@ -36,7 +41,9 @@ LEFT_OUT_MODULES = {"test_packaging.py", "test_readme.py", "test_service_files.p
 
 
 def _left_out_on_postgresql(item: pytest.Item) -> bool:
-    return item.path.parent.name in LEFT_OUT_ON_POSTGRESQL or item.path.name in LEFT_OUT_MODULES
+    folder = item.path.parent.name
+    return (folder in LEFT_OUT_ON_POSTGRESQL or item.path.name in LEFT_OUT_MODULES
+            or folder == "server" and item.path.name not in SERVER_TESTS_ON_POSTGRESQL)
 
 
 def pytest_configure(config: pytest.Config) -> None:
