@@ -55,8 +55,8 @@ from pbm.context import Reply
 from pbm.db.models import Address, User
 from pbm.games.outguess import GAME as OUTGUESS
 from pbm.games.outguess import SEATS as OUTGUESS_SEATS
-from pbm.games.outguess.game import OutguessState, _pieces_of, _Sim, goal_row, row_of
-from pbm.games.outguess.notation import Turn, cell_name
+from pbm.games.outguess.game import OutguessState, _pieces_of, _Sim
+from pbm.games.outguess.notation import Turn, cell_name, goal_row, row_of
 from pbm.games.pipeline import GAME as PIPELINE
 from pbm.games.pipeline.draw import draw_pipe
 from pbm.games.pipeline.flow import Pipe, random_pipe, readings

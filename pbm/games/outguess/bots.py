@@ -11,8 +11,9 @@ names each of their pieces with a chance that grows with how much their best lin
 it (best: with the fourth power of that), so the opponent can never dodge it for sure.
 
 The search plays the rules on a copy of its own (steps, captures and flips, drops and
-their anchors, the two ways to win) as games/outguess/game.py states them; the tests
-check that every line it sends parses on the real state.
+their anchors, the two ways to win), built for speed on the board's geometry that the rule
+module steps by too (notation.py); the tests check that every line it sends parses on the
+real state.
 """
 
 from __future__ import annotations
@@ -24,11 +25,20 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pbm.games.base import AnyGame
-from pbm.games.outguess.notation import SIZE, Action, Drop, Step, Turn
+from pbm.games.outguess.notation import (
+    SIZE,
+    Action,
+    Drop,
+    Step,
+    Turn,
+    goal_row,
+    orthogonal,
+    row_of,
+    step_targets,
+)
 from pbm.games.outguess.seats import OutguessView, Square
 
 SQUARES = range(SIZE * SIZE)
-GOAL_ROWS = (1, SIZE)  # White (seat 0) races to row 1, Black to row SIZE
 FORWARD = (-1, 1)  # the row step toward the goal row, per seat
 
 WIN = 100_000.0
@@ -41,20 +51,8 @@ FLOOR = 0.05  # the least weight of any piece in a guess (nothing is ever quite 
 CAP = 9  # distances beyond this all count the same
 
 
-def _row(square: int) -> int:
-    return square // SIZE + 1
-
-
-def _targets(square: int, heads: bool) -> list[int]:
-    col, row = square % SIZE, _row(square)
-    if heads:
-        return [square + d * SIZE for d in (-1, 1) if 1 <= row + d <= SIZE]
-    return [square + d for d in (-1, 1) if 0 <= col + d < SIZE]
-
-
-NEIGHBOURS = tuple(
-    tuple(sorted(_targets(s, False) + _targets(s, True))) for s in SQUARES
-)
+# Sorted, as the rule module lists a drop's anchors.
+NEIGHBOURS = tuple(tuple(sorted(orthogonal(s))) for s in SQUARES)
 
 
 @dataclass
@@ -81,7 +79,7 @@ class Line:
         for square in SQUARES:
             piece = board[square]
             if piece is not None and piece[0] == seat:
-                for target in _targets(square, piece[1]):
+                for target in step_targets(square, piece[1]):
                     yield Step(square, target, board[target] is not None)
         if not self.reserves[seat]:
             return
@@ -115,7 +113,7 @@ class Line:
             start = origin[action.anchor]
             if start >= 0:
                 moved[start] = moved.get(start, 0) + 1
-        won = _row(action.dst) == GOAL_ROWS[self.seat] or not any(
+        won = row_of(action.dst) == goal_row(self.seat) or not any(
             p is not None and p[0] != self.seat for p in board
         )
         return Line(self.seat, board, origin, reserves, (*self.actions, action), moved, won)
@@ -126,13 +124,13 @@ class Line:
 
 def distances(board: Sequence[Square], reserves: Sequence[int], seat: int) -> list[int]:
     """For each piece of `seat`, at least how many moves it needs to win, nearest first."""
-    goal, forward = GOAL_ROWS[seat], FORWARD[seat]
+    goal, forward = goal_row(seat), FORWARD[seat]
     found = []
     for square in SQUARES:
         piece = board[square]
         if piece is None or piece[0] != seat:
             continue
-        row, col = _row(square), square % SIZE
+        row, col = row_of(square), square % SIZE
         rows = abs(goal - row)
         if piece[1]:
             # Stepping onto a piece on the way flips this one to tails: a move more at least.
@@ -141,7 +139,7 @@ def distances(board: Sequence[Square], reserves: Sequence[int], seat: int) -> li
             found.append(rows + blockers)
         elif reserves[seat] and board[square + forward * SIZE] is None:
             found.append(rows)  # a heads drop just ahead, then its steps (or the drop wins)
-        elif any(board[n] is not None for n in _targets(square, False)):
+        elif any(board[n] is not None for n in step_targets(square, False)):
             found.append(rows + 1)  # a capture sideways turns it heads up
         else:
             found.append(rows + 2)

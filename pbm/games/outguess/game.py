@@ -11,6 +11,7 @@ from pbm.games.base import Game, GameInfo, IllegalMove, Outcome, Viewer
 from pbm.games.outguess.bots import BOTS
 from pbm.games.outguess.notation import (
     COLUMNS,
+    HOME_ROWS,
     SIZE,
     Action,
     Drop,
@@ -21,15 +22,18 @@ from pbm.games.outguess.notation import (
     StepItem,
     Turn,
     cell_name,
+    goal_row,
+    orthogonal,
     read_line,
+    row_of,
     square_at,
+    step_targets,
 )
 from pbm.games.outguess.seats import OutguessView
 from pbm.games.text import and_list, or_list, plural
 
 SEATS = ("White", "Black")
 LETTERS = ("W", "B")
-HOME_ROWS = (SIZE, 1)  # White (seat 0) starts on the bottom row, Black on the top row
 SQUARES = range(SIZE * SIZE)
 
 
@@ -54,26 +58,6 @@ class Piece:
 
 Board = tuple[Piece | None, ...]
 
-
-def row_of(square: int) -> int:
-    return square // SIZE + 1
-
-
-def goal_row(seat: int) -> int:
-    """The row a piece of `seat` must enter to win: the opponent's home row."""
-    return HOME_ROWS[1 - seat]
-
-
-def step_targets(square: int, heads: bool) -> list[int]:
-    """Where a piece may step: tails sideways, heads up or down, one square, on the board."""
-    col, row = square % SIZE, row_of(square)
-    if heads:
-        return [square_at(col, r) for r in (row - 1, row + 1) if 1 <= r <= SIZE]
-    return [square_at(c, row) for c in (col - 1, col + 1) if 0 <= c < SIZE]
-
-
-def orthogonal(square: int) -> list[int]:
-    return step_targets(square, heads=False) + step_targets(square, heads=True)
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,31 @@ def square_at(col: int, row: int) -> int:
     return (row - 1) * SIZE + col
 
 
+# ----- the board's geometry: the rule module and the bots' search both step by it ------------
+HOME_ROWS = (SIZE, 1)  # White (seat 0) starts on the bottom row, Black on the top row
+
+
+def row_of(square: int) -> int:
+    return square // SIZE + 1
+
+
+def goal_row(seat: int) -> int:
+    """The row a piece of `seat` must enter to win: the opponent's home row."""
+    return HOME_ROWS[1 - seat]
+
+
+def step_targets(square: int, heads: bool) -> list[int]:
+    """Where a piece may step: tails sideways, heads up or down, one square, on the board."""
+    col, row = square % SIZE, row_of(square)
+    if heads:
+        return [square_at(col, r) for r in (row - 1, row + 1) if 1 <= r <= SIZE]
+    return [square_at(c, row) for c in (col - 1, col + 1) if 0 <= c < SIZE]
+
+
+def orthogonal(square: int) -> list[int]:
+    return step_targets(square, heads=False) + step_targets(square, heads=True)
+
+
 @dataclass(frozen=True)
 class Step:
     """One piece moves to the adjacent square `dst`; `capture` when that square was occupied."""

@@ -29,14 +29,13 @@ from pbm.games.kit import (
     legend,
 )
 from pbm.games.outguess.game import (
-    HOME_ROWS,
     SEATS,
     OutguessState,
     Piece,
     shown_guess,
     status_lines,
 )
-from pbm.games.outguess.notation import COLUMNS, SIZE, cell_name, square_at
+from pbm.games.outguess.notation import COLUMNS, HOME_ROWS, SIZE, cell_name, square_at
 
 SQUARE = 38  # a square of the board, in pixels: eight of them and the labels fit a phone
 PIECE = 30
