@@ -1,6 +1,9 @@
 """README's first commands stay true: CI runs the test command README gives."""
 
+import re
 from pathlib import Path
+
+from pbm.games import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,3 +46,22 @@ def test_the_example_game_in_readme_is_the_one_the_tests_play():
                 continue
             assert line in lines[at:], f"README's example line is not in example_game.py: {line!r}"
             at = lines.index(line, at) + 1
+
+
+def test_help_bots_gives_the_figures_of_readmes_table():
+    """`help bots` is the short form of README's table of bot strength: the same
+    won-drawn-lost, game by game and pairing by pairing."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme.split("### Computer players", 1)[1].split("\n\n| Game", 1)[1].split("\n\n")[0]
+    wanted = {}
+    for row in table.splitlines()[2:]:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        name = cells[0].split(" (")[0]
+        wanted[name] = [re.match(r"(\d+)(?: won, |-)(\d+)(?: drawn, |-)(\d+)", cell).groups()
+                        for cell in cells[1:4]]
+    assert sorted(wanted) == sorted(registry.get(n).info.title for n in registry.names())
+    page = (ROOT / "pbm" / "help" / "bots.txt").read_text(encoding="utf-8")
+    for name, figures in wanted.items():
+        row = re.search(rf"^  {re.escape(name)} +(.*)$", page, re.M)
+        assert row, f"help bots has no row for {name}"
+        assert [tuple(cell.split("-")) for cell in row.group(1).split()] == figures
