@@ -58,9 +58,10 @@ class RandomBot:
 def default_bots(game: AnyGame) -> dict[str, Bot]:
     """The general bots: easy, and Monte Carlo tree search at two budgets.
 
-    Measured on a 2-core machine, best takes under 2 s a move at the 95th percentile at
-    Trou and Synapse-Ice; Loophole's playouts are ~250 moves, so its positions budget holds
-    it to ~600 of them (~2.5 s); good takes a few tenths of a second at every game."""
+    Measured on a 2-core machine (before Trou and Synapse-Ice had bots of their own), best
+    took under 2 s a move at the 95th percentile at those two; Loophole's playouts are ~250
+    moves, so its positions budget holds it to ~600 of them (2.85 s p95 of CPU); good takes
+    a few tenths of a second at every game."""
     return {"easy": RandomBot(),
             "good": MCTSBot(strength="good", playouts=200),
             "best": MCTSBot(strength="best", playouts=2000, positions=160_000)}
