@@ -128,6 +128,9 @@ class Board(Base):
     # follows the server's [time] defaults.
     nag_days: Mapped[int | None] = mapped_column(Integer, nullable=True)
     forfeit_days: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # A chess clock (--totaltime=N): the days each player may use in all over the game;
+    # None for none. Seat.time_used counts what each has used.
+    total_days: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # Set when a finished game changed ratings: the order in which finished games were
     # rated (`pbm ratings rebuild` replays them in it) and each seat's [before, after].
     rating_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
@@ -183,6 +186,11 @@ class Seat(Base):
     # A move queued for the seat's next turn: {"move": "K10"}, or conditional on the
     # opponent's coming move: {"when": [["L11", "K10"], ["M2", "J9"]]}.
     queued: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # A move sent with `submit` (with its #n guard, as typed), played by `confirm`.
+    submitted: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # Seconds this seat has been to move, summed over its finished turns (the running one
+    # counts from waiting_since): what a total-time board limits, what clock blocks print.
+    time_used: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     board: Mapped[Board] = relationship(back_populates="seats")
     user: Mapped[User] = relationship(lazy="joined")
