@@ -7,6 +7,7 @@ from contextlib import AbstractContextManager, nullcontext
 from pbm.accounts import logins
 from pbm.accounts.users import find_user
 from pbm.commands.grammar import Invocation, parse, usage
+from pbm.commands.missing_words import MissingWords, missing
 from pbm.context import CommandError, Context, shorten
 from pbm.games import registry
 from pbm.games.base import UserError
@@ -34,7 +35,7 @@ def run_line(ctx: Context, line: str) -> None:
     ctx.password_accepted = False
     try:
         with _savepoint(ctx):
-            _check_words(invocation)
+            _check_words(ctx, invocation)
             invocation.command.handler(ctx, invocation)
             tell(ctx)  # whatever the handler has not told yet
     except UserError as err:
@@ -53,12 +54,12 @@ def _savepoint(ctx: Context) -> AbstractContextManager[object]:
     return ctx.session.begin_nested() if ctx.savepoints else nullcontext()
 
 
-def _check_words(invocation: Invocation) -> None:
+def _check_words(ctx: Context, invocation: Invocation) -> None:
     """Too few words or too many: a command is refused rather than guessed at (an extra
     word could be a password with a space in it, taken as two)."""
     command, count = invocation.command, len(invocation.args)
     if count < command.least:
-        raise CommandError(f"Too few words. Write: {usage(invocation)}")
+        raise missing(ctx, invocation)
     if command.most is not None and count > command.most:
         takes = "no words" if command.most == 0 else \
             f"{command.most} word{'s' if command.most > 1 else ''}"
@@ -91,6 +92,9 @@ def _error_body(ctx: Context, err: UserError, invocation: Invocation) -> str:
     board_text = getattr(err, "board_text", "")
     if board_text:
         parts += ["", board_text.rstrip()]
+    if isinstance(err, MissingWords):  # where the password stands is known: it alone
+        parts += ["", "Your command was:", f"  {invocation.masked(at=err.password_at)}"]
+        return "\n".join(parts) + "\n"
     hide: tuple[int, ...] = ()
     login = invocation.command.login
     if login and len(invocation.args) > login[0] and \

@@ -303,7 +303,7 @@ MOVE = game_command(Command(
     "move", "board userid password move[#n]",
     "Make a move. A trailing #n is refused unless this would be move n of the board. "
     "Instead of a move: propose (a draw), undo, accept, reject, resign (help votes).",
-    do_move, aliases=("mvoe", "mv"), least=4, secret_args=(2,), login=(1, 2), board_arg=0,
+    do_move, aliases=("board", "mvoe", "mv"), least=4, secret_args=(2,), login=(1, 2), board_arg=0,
     takes_comment=True))
 SHOW = game_command(Command(
     "show", "board[#n] ... | userid [active|inactive|next|all]",

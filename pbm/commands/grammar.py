@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -44,15 +45,16 @@ class Invocation:
     words: tuple[str, ...]  # the command words as typed ("trou", "move")
     args: tuple[str, ...]
 
-    def masked(self, hide: tuple[int, ...] = ()) -> str:
+    def masked(self, hide: tuple[int, ...] = (), at: tuple[int, ...] | None = None) -> str:
         """The line as typed with every password (wherever it stands again, and the arguments
-        at `hide`) replaced, and long words cut, fit to quote back in a reply.
+        at `hide`) replaced, and long words cut, fit to quote back in a reply. `at`: where
+        the passwords stand, when words are missing (commands/missing_words.py finds it).
 
-        With words missing, the password may stand up to that many places earlier: every
-        argument from there on is hidden."""
-        secret = set(self.command.secret_args) | set(hide)
+        With words missing and `at` not known, the password may stand up to that many places
+        earlier: every argument from there on is hidden."""
+        secret = set(self.command.secret_args if at is None else at) | set(hide)
         missing = self.command.least - len(self.args)
-        if self.command.secret_args and missing > 0:
+        if self.command.secret_args and missing > 0 and at is None:
             secret |= set(range(max(0, min(self.command.secret_args) - missing), len(self.args)))
         # The password typed twice (`message alice pw pw bob`) is hidden in both places.
         typed = {self.args[i] for i in secret if i < len(self.args)}
@@ -88,6 +90,27 @@ def _find_verb(table: dict[str, Command], verb: str) -> Command | None:
     return None
 
 
+def _spellings(table: dict[str, Command]) -> dict[str, str]:
+    """Every way a command of `table` is written, to the command's name."""
+    return {spelling: command.name for command in table.values()
+            for spelling in (command.name, *command.aliases)}
+
+
+def _nearest(word: str, spellings: dict[str, str]) -> str | None:
+    """The name of the command (or game) a mistyped `word` was most likely meant as."""
+    found = difflib.get_close_matches(word.lower(), list(spellings), n=1, cutoff=0.6)
+    return spellings[found[0]] if found else None
+
+
+def did_you_mean(word: str) -> str:
+    """The words "; did you mean trou?" for a first word near a game's name or an account
+    command; "" when none is near."""
+    spellings = {name: name for name in registry.names()}
+    spellings.update({name.split()[0]: name for name in ACCOUNT_COMMANDS})
+    nearest = _nearest(word, spellings)
+    return f"; did you mean {nearest}?" if nearest else ""
+
+
 def is_command(line: str) -> bool:
     """Whether a line starts like a command (used to tell a command Subject from chatter)."""
     words = line.split()
@@ -100,6 +123,31 @@ def is_command(line: str) -> bool:
         return f"{first} {second}" in ACCOUNT_COMMANDS
     return _is_account_word(first) or first == "multiple" or \
         registry.canonical(first) is not None
+
+
+def reads_as_command(line: str) -> bool:
+    """Whether a line of a reply's body is meant as a command, not as words to the other
+    players: a game's name (or a near miss of one: `tru move ...` is answered, so the mover
+    learns why nothing moved) followed by one of its commands or a near miss of one; an
+    account command's word only with the number of words it takes ("Message received",
+    "Help me out here" are prose)."""
+    words = line.split()
+    if len(words) >= 2 and not _is_account_word(words[0].lower()):
+        game = registry.canonical(words[0])
+        if game is None and _nearest(words[0], {n: n for n in registry.names()}) is None:
+            return False
+        # "Trou is fun" is prose; "trou mvoe ..." and "trou qmov ..." are commands.
+        return _find_verb(GAME_COMMANDS, words[1]) is not None or (
+            game is not None and _nearest(words[1], _spellings(GAME_COMMANDS)) is not None)
+    if not is_command(line):
+        return False
+    try:
+        invocation = parse(line)
+    except CommandError:
+        return True  # a game's name and a verb it does not have: a command gone wrong
+    command, count = invocation.command, len(invocation.args)
+    return invocation.game is not None or \
+        command.least <= count and (command.most is None or count <= command.most)
 
 
 def _first_words() -> set[str]:
@@ -132,8 +180,10 @@ def parse(line: str) -> Invocation:
         command = _find_verb(GAME_COMMANDS, words[1])
         if command is None:
             verbs = ", ".join(GAME_COMMANDS)
+            nearest = _nearest(words[1], _spellings(GAME_COMMANDS))
+            guess = f"; did you mean {nearest}?" if nearest else "."
             raise CommandError(
-                f"'{shorten(words[1])}' is not a {title} command. "
+                f"'{shorten(words[1])}' is not a {title} command{guess} "
                 f"The {title} commands are: {verbs}. "
                 f"Send '{game} help' for the rules and 'help commands' for the syntax.",
                 subject=f"{title} error",
@@ -151,7 +201,8 @@ def parse(line: str) -> Invocation:
     if command is None:
         games = ", ".join(registry.names())
         raise CommandError(
-            f"'{shorten(words[0])}' is not a command. Commands start with a game name ({games}) "
+            f"'{shorten(words[0])}' is not a command{did_you_mean(words[0]) or '.'} "
+            f"Commands start with a game name ({games}) "
             "or are one of: "
             + ", ".join(ACCOUNT_COMMANDS)
             + ". Send 'help commands' for the full list."

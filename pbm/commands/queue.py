@@ -87,4 +87,5 @@ QUEUE = game_command(Command(
     "opponent's next move ('K10 if L11, J9 if M2': anything else clears the queue; not in "
     "games with secret moves). 'clear' takes it back; a new queue replaces the old. On your "
     "turn, use move instead.",
-    do_queue, least=4, secret_args=(2,), login=(1, 2), board_arg=0))
+    do_queue, aliases=("qmove", "qboard", "moveq", "boardq"), least=4, secret_args=(2,),
+    login=(1, 2), board_arg=0))

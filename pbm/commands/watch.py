@@ -160,10 +160,11 @@ def do_notify(ctx: Context, inv: Invocation) -> None:
 SUBSCRIBE = game_command(Command(
     "subscribe", "board userid password",
     "Watch a board you do not play on: you get every board mail of it, as the public sees "
-    "it.", do_subscribe, least=3, most=3, secret_args=(2,), login=(1, 2), board_arg=0))
+    "it.", do_subscribe, aliases=("sub",), least=3, most=3, secret_args=(2,), login=(1, 2),
+    board_arg=0))
 UNSUBSCRIBE = game_command(Command(
     "unsubscribe", "board userid password", "Stop watching a board.", do_unsubscribe,
-    least=3, most=3, secret_args=(2,), login=(1, 2), board_arg=0))
+    aliases=("unsub",), least=3, most=3, secret_args=(2,), login=(1, 2), board_arg=0))
 NOTIFY = game_command(Command(
     "notify", "userid password [off] [board ...]",
     "Be mailed when those boards end (named by number), or when any board of this game ends "

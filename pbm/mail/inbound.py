@@ -13,10 +13,11 @@ from email.parser import BytesHeaderParser, BytesParser
 from html.parser import HTMLParser
 
 from pbm.accounts.confirmations import REQUEST_SUBJECT
-from pbm.commands.grammar import is_command, parse
+from pbm.commands.grammar import is_command, parse, reads_as_command
 from pbm.config import LimitSettings
 from pbm.context import CommandError
-from pbm.mail import authenticity
+from pbm.games import registry
+from pbm.mail import authenticity, threads
 from pbm.mail.screen import HEADER_END, check_shape, screen
 
 PREFIX = re.compile(r"^\s*((re|fwd?|aw|wg|sv|antw|tr)\s*(\[\d+\])?\s*:|\[[^\]]*\])\s*", re.I)
@@ -26,6 +27,8 @@ WRAPPED_INTRO = re.compile(r"^\s*on\b", re.I)
 WRAPPED_INTRO_END = re.compile(r"\bwrote:\s*$", re.I)
 # Subjects of our own mails ("Trou Board 101 bob", "Trou Board 101 Error", "Trou error",
 # "List of Trou games") start like commands; a reply to one carries its commands in the body.
+# The board a Subject names: "Trou Board 101 bob", "New Trou Board 101 alice".
+BOARD_SUBJECT = re.compile(r"^(?:new\s+)?([\w-]{1,32})\s+board\s+(\d{1,9})\b", re.I)
 OUR_SUBJECT = re.compile(r"^(new\s+)?[\w-]+\s+(board\s+\d+\b|error$)|^list\s+of\b", re.I)
 STOP_WORDS = {"end", "stop"}
 MAX_COMMAND_LINES = LimitSettings().commands_per_mail
@@ -353,14 +356,24 @@ class Commands:
     # A reply to a confirmation request that keeps its Subject: it answers one of our mails.
     answers_request: bool = False
     confirms_left_out: int = 0  # `confirm` lines not run: not where a person writes one
+    # The first line of a body that holds no command, when it is short enough to be a move
+    # ("1C3" in a reply to a board mail): answered with the command that would play it.
+    bare: str | None = None
+
+
+# Of a reply's lines, how many are looked at for commands; the rest is its comment.
+MAX_SCANNED_LINES = 200
+MAX_BARE_MOVE = 80  # characters: a longer first line is prose, not a move
 
 
 def commands(mail: InboundMail, limit: int = MAX_COMMAND_LINES) -> Commands:
     """The command lines of a mail and the comment that goes with them.
 
     A command in the Subject is the only command and the body is its comment. A Subject
-    'multiple', or one that is not a command at all (a reply to a board mail), makes every
-    body line a command.
+    'multiple' makes every body line a command, as pbmserv's does. A Subject that is not a
+    command at all (a reply to a board mail) makes the body's command lines the commands
+    and its other lines ("Thanks for the game!", a phone's "Sent from my iPhone") their
+    comment: a phone's reply is not answered with an error for every line it added.
 
     `confirm` counts only where a person writes it: as the Subject of a new mail, or as the
     first line of the text. A reply keeps the Subject of the mail it answers, so from a
@@ -372,26 +385,55 @@ def commands(mail: InboundMail, limit: int = MAX_COMMAND_LINES) -> Commands:
     kept = subject != mail.subject.strip()  # "Re:" and the like: the Subject of a reply
     answers_request = kept and _is_confirm(subject) or \
         subject.lower() == REQUEST_SUBJECT.lower()
+    multiple = subject.lower() == "multiple"
     if (subject and not answers_request and subject.split()[0].lower() != "multiple"
             and is_command(subject) and not OUR_SUBJECT.match(subject)):
-        comment = "\n".join(written).strip()
-        return Commands([subject], comment or None)
+        said = "\n".join(written).strip()
+        return Commands([subject], said or None)
     lines = [line for line in written if line]
-    if lines and _is_confirm(lines[0]) and subject.lower() != "multiple":
+    if lines and _is_confirm(lines[0]) and not multiple:
         # "confirm TOKEN" atop a reply stands for the Subject: the rest is what people add
         # ("Yes, that is me"), not commands to answer with an error each.
         return Commands([lines[0]], None)
-    # Only the lines that may run are looked at: the rest is counted, never parsed.
-    head, left_out = lines[:limit], max(0, len(lines) - limit)
-    kept_lines = [line for place, line in enumerate(head) if place == 0 or not _is_confirm(line)]
-    left_out_confirms = len(head) - len(kept_lines)
-    if subject and not answers_request and subject.lower() != "multiple" and \
-            not OUR_SUBJECT.match(subject) and not any(is_command(line) for line in kept_lines):
+    comment: str | None = None
+    if multiple:
+        # Only the lines that may run are looked at: the rest is counted, never parsed.
+        head, left_out = lines[:limit], max(0, len(lines) - limit)
+        kept_lines = [line for place, line in enumerate(head)
+                      if place == 0 or not _is_confirm(line)]
+        left_out_confirms = len(head) - len(kept_lines)
+    else:
+        found = [(place, line) for place, line in enumerate(lines[:MAX_SCANNED_LINES])
+                 if reads_as_command(line)]
+        runnable = [line for place, line in found if place == 0 or not _is_confirm(line)]
+        kept_lines, left_out = runnable[:limit], max(0, len(runnable) - limit)
+        left_out_confirms = len(found) - len(runnable)
+        if found:
+            taken = {line for _, line in found}
+            prose = "\n".join(line for line in written if line not in taken)
+            # The command's line taken out of a paragraph leaves one blank line, not two.
+            comment = re.sub(r"\n{3,}", "\n\n", prose).strip() or None
+    if subject and not answers_request and not multiple and \
+            not OUR_SUBJECT.match(subject) and not kept_lines:
         # No command in the body either: the Subject was meant as one (`mesage bob hi`).
         # Answer it, not the body's prose ("'Hi' is not a command" helps nobody).
         return Commands([subject], None, subject_only=True)
-    return Commands(kept_lines, None, left_out, answers_request=answers_request,
-                    confirms_left_out=left_out_confirms)
+    bare = None
+    if not multiple and not kept_lines and lines and len(lines[0]) <= MAX_BARE_MOVE:
+        bare = lines[0]
+    return Commands(kept_lines, comment, left_out, answers_request=answers_request,
+                    confirms_left_out=left_out_confirms, bare=bare)
+
+
+def board_replied_to(mail: InboundMail, hostname: str) -> tuple[str, int] | None:
+    """The board (game, number) of the board mail this mail answers: named by our
+    threading ids in its In-Reply-To or References, or else by its Subject."""
+    found = threads.board_named(f"{mail.in_reply_to or ''} {mail.references}", hostname)
+    if found is not None:
+        return found
+    named = BOARD_SUBJECT.match(clean_subject(mail.subject))
+    game = registry.canonical(named.group(1)) if named else None
+    return (game, int(named.group(2))) if named and game else None
 
 
 def _is_confirm(line: str) -> bool:

@@ -25,7 +25,8 @@ from pbm.clock import SYSTEM, Clock
 from pbm.commands import grammar
 from pbm.commands.credentials import verify_ahead
 from pbm.commands.dispatch import run_lines
-from pbm.commands.grammar import is_command
+from pbm.commands.grammar import did_you_mean, is_command, reads_as_command
+from pbm.commands.reply_move import offer_command
 from pbm.config import Config, LimitSettings
 from pbm.context import Context, Reply, shorten
 from pbm.db import rates
@@ -326,6 +327,7 @@ def handle(session: Session, config: Config, record: InboundMessage,
     if unanswered:
         record.status = InboundStatus.IGNORED
         return []
+    ignored = False
     try:
         with session.begin_nested() if savepoints else nullcontext():
             ctx = Context(session, mail.sender, limits=config.limits, time=config.time,
@@ -341,8 +343,11 @@ def handle(session: Session, config: Config, record: InboundMessage,
                 ctx.answer("pbm error", _not_understood(found.lines[0]))
             elif len(found.lines) == 1 or any(is_command(line) for line in found.lines):
                 run_lines(ctx, found.lines)
-            else:  # nothing, or lines of prose: one answer, not an error for every line
-                ctx.answer("pbm: no command found", NO_COMMAND)
+            elif not _offered_command(ctx, mail, found, config):
+                if _replying(mail, config):  # a robot's, or a thank-you: never answered
+                    ignored = True
+                else:  # nothing, or lines of prose: one answer, not an error for every line
+                    ctx.answer("pbm: no command found", NO_COMMAND)
             if found.confirms_left_out and any(is_command(line) for line in found.lines):
                 # Said only to a mail that ran commands of its own (a person's): a program
                 # echoing a request is not answered for the line it quoted.
@@ -353,7 +358,7 @@ def handle(session: Session, config: Config, record: InboundMessage,
                            f"{config.limits.commands_per_mail} one mail may hold; they were not "
                            "read. Send them in another mail.\n")
             queued = queue(session, config, consolidate(ctx.replies), record, mail)
-        record.status = InboundStatus.DONE
+        record.status = InboundStatus.IGNORED if ignored else InboundStatus.DONE
         return queued
     except Exception as err:
         if not savepoints:
@@ -373,7 +378,8 @@ def _not_understood(subject: str) -> str:
     quoted = first + (f" ... ({len(words) - 1} more words, not repeated: one may be a "
                       "password)" if len(words) > 1 else "")
     return (f"The Subject of your mail was not understood: {quoted}\n"
-            f"'{first}' is not a command, and no line of the body is one either.\n\n"
+            f"'{first}' is not a command{did_you_mean(words[0]) or '.'} No line of the body "
+            "is one either.\n\n"
             "Commands start with a game name (for example 'trou move 101 alice PASSWORD 3B2') "
             "or are account commands such as signup, message or vacation. Send 'help' as the "
             "Subject for an overview, or 'help commands' for the full list.\n")
@@ -390,12 +396,28 @@ def never_answered(prepared: Prepared, config: Config) -> bool:
 def _answers_us_without_command(mail: parsing.InboundMail, found: parsing.Commands,
                                 config: Config) -> bool:
     """A reply to one of our mails that holds no command: an out-of-office or an
-    auto-responder that does not say it is one. Answering it is how ping-pong starts."""
-    ours = f"@{config.server.hostname.lower()}>"
-    replying = mail.in_reply_to is not None and mail.in_reply_to.lower().endswith(ours)
+    auto-responder that does not say it is one. Answering it is how ping-pong starts.
+    (One whose first line may be a move is looked at: see _offered_command.)"""
+    replying = _replying(mail, config)
     # A reply keeping a confirmation request's Subject is one even when it names no mail.
     return (replying or found.answers_request) and \
-        not any(is_command(line) for line in found.lines)
+        not any(reads_as_command(line) for line in found.lines) and \
+        not (replying and found.bare)
+
+
+def _replying(mail: parsing.InboundMail, config: Config) -> bool:
+    """Whether the mail answers one of ours (its In-Reply-To is one of our ids)."""
+    ours = f"@{config.server.hostname.lower()}>"
+    return mail.in_reply_to is not None and mail.in_reply_to.lower().endswith(ours)
+
+
+def _offered_command(ctx: Context, mail: parsing.InboundMail, found: parsing.Commands,
+                     config: Config) -> bool:
+    """A reply to a board mail holding only a move ("1C3") is answered with the command
+    that would play it (reply_move); whether it was."""
+    board = parsing.board_replied_to(mail, config.server.hostname) if found.bare else None
+    return board is not None and found.bare is not None and \
+        offer_command(ctx, board[0], board[1], found.bare)
 
 
 def _throttled_text(limits: LimitSettings, until) -> str:

@@ -44,6 +44,19 @@ def root_id(thread: str, hostname: str) -> str:
     return f"<board.{thread}@{hostname}>"
 
 
+# A root or an anchor: <board.GAME.NUMBER.ID@HOSTNAME>, <board.GAME.NUMBER.ID.DIGEST@HOSTNAME>.
+BOARD_ID = re.compile(r"<board\.([a-z0-9-]{1,32})\.(\d{1,9})\.\d{1,12}(?:\.[0-9a-f]{16})?@([^>]+)>")
+
+
+def board_named(ids: str, hostname: str) -> tuple[str, int] | None:
+    """The board (game, number) whose thread one of `ids` (References, In-Reply-To: msg-ids
+    of a mail that answers one of ours) belongs to; None when none is ours."""
+    for found in BOARD_ID.finditer(ids):
+        if found.group(3).lower() == hostname.lower():
+            return found.group(1), int(found.group(2))
+    return None
+
+
 def anchor_id(thread: str, recipient: str, hostname: str) -> str:
     """The Message-ID of the board's first mail to `recipient`."""
     digest = hashlib.sha256(recipient.lower().encode("utf-8")).hexdigest()[:16]

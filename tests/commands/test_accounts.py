@@ -109,7 +109,7 @@ def test_signup_accepts_userids_at_the_limits_and_refuses_short_passwords(run):
 
 def test_signup_with_too_few_words(run):
     err = error(run("eve@example.org", "signup eve"))
-    assert "Too few words" in err.body
+    assert "Too few words: the password is missing." in err.body
     assert "signup userid password" in err.body
     assert run.user("eve") is None
 

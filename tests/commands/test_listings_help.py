@@ -228,7 +228,7 @@ def test_a_line_that_is_no_command_quotes_only_its_first_word(run):
     replies = run(STRANGER, "trou mvoee 101 alice Secret1 3B2")
     err = error(replies)
     assert err.subject == "Trou error"
-    assert "'mvoee' is not a Trou command." in err.body
+    assert "'mvoee' is not a Trou command; did you mean move?" in err.body
     assert_never_echoed(replies, "Secret1")
 
 
@@ -244,9 +244,15 @@ MASKED = [
     ("signoff alice Wr0ngPass", "signoff alice ********", ["Wr0ngPass"]),
     ("trou move 101 alice Secret1 9Z9", "trou move 101 alice ******** 9Z9", ["Secret1"]),
     ("trou mvoe 101 alice Secret1 3B2#5", "trou move 101 alice ******** 3B2#5", ["Secret1"]),
-    # A word missing: the password may have moved up a place, so from there all is hidden.
-    ("trou move 101 alice Secret1", "trou move 101 ******** ********", ["Secret1"]),
-    ("trou move alice Secret1 1B2", "trou move alice ******** ********", ["Secret1"]),
+    # A word missing: which one is worked out from the words given (Secret1 is no Trou
+    # move, alice is no board number), so only the password is hidden, not the move.
+    ("trou move 101 alice Secret1", "trou move 101 alice ********", ["Secret1"]),
+    ("trou move alice Secret1 1B2", "trou move alice ******** 1B2", ["Secret1"]),
+    ("trou move 101 alice 3B2", "trou move 101 alice 3B2", []),
+    # Secret1 names nobody: the userid is what is missing, and Secret1 the password.
+    ("trou move 101 Secret1 3B2", "trou move 101 ******** 3B2", ["Secret1"]),
+    # Nothing fits (no such user, no board number): every word may be the password.
+    ("trou move nobody Secret1", "trou move ******** ********", ["Secret1"]),
     ("trou resign 999 alice Secret1", "trou resign 999 alice ********", ["Secret1"]),
     ("trou showas alice Secret1 999", "trou showas alice ******** 999", ["Secret1"]),
     ("trou showas alice Wr0ngPass", "trou showas alice ********", ["Wr0ngPass"]),

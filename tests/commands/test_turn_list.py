@@ -172,7 +172,8 @@ def test_turn_list_errors(boards):
         err = error(run(STRANGER, line))
         assert "There is no user 'zed'" in err.body, line
     err = error(run(STRANGER, "all show"))
-    assert "Too few words. Write: all show userid [next|active|inactive|all]" in err.body
+    assert "Too few words: the userid is missing. Write: all show userid " \
+        "[next|active|inactive|all]" in " ".join(err.body.split())
     err = error(run(STRANGER, "all games alice"))
     assert "Write 'all show userid [next|active|inactive|all]'." in err.body
     err = error(run(STRANGER, "games alice bob"))
