@@ -20,6 +20,7 @@ from pbm.games import registry
 from pbm.games.base import AnyGame
 from pbm.views import boardhtml
 from pbm.views.rating_lines import rating_lines
+from pbm.views.to_move import to_move_lines
 from pbm.width import WIDTH, fit
 
 RECENT_ROWS = 10  # rows of the move list in ordinary mails; `show` prints them all
@@ -285,6 +286,9 @@ def send_board(
         to = addresses_of(seat.user)
         player_addresses.update(to)
         page = board_page(pos, seat.position, new=new, comment=comment, now=ctx.now)
+        command = to_move_lines(pos, seat.position, new=new)
+        if command is not None:
+            page = page.before(command)
         body, html = pictures.mail(page, seat.position, seat.user.html)
         ctx.replies.append(Reply(to, subject, body, "board", thread, new, html))
     # Subscribers come with their choice of HTML (in the one query); others are looked up.

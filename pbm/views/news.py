@@ -10,6 +10,7 @@ from pbm.boards.facts import DeclinedOnTime, Ended, Forfeited, Nagged, QueueDrop
 from pbm.context import Context, Fact, Reply, board_thread
 from pbm.views.boardmail import Pictures, announce_decline, board_page, send_board
 from pbm.views.end_notice import board_ended
+from pbm.views.to_move import to_move_lines
 
 DAY = timedelta(days=1)
 
@@ -67,6 +68,9 @@ def _nag(ctx: Context, fact: Nagged) -> None:
             lines.append(f"{userid} forfeits the game on time.")
     lines.append(f"Away? 'vacation {userid} PASSWORD DAYS' stops your clocks.")
     page = board_page(pos, fact.seat, now=ctx.now).after("\n".join(lines))
+    command = to_move_lines(pos, fact.seat)
+    if command is not None:
+        page = page.before(command)
     body, html = Pictures(pos.game, pos.state).mail(page, fact.seat, seat.user.html)
     subject = f"Nag: {pos.title} Board {pos.board.number} {userid}"
     ctx.replies.append(Reply(addresses_of(seat.user), subject, body, "board",

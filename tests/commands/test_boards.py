@@ -59,9 +59,14 @@ def test_challenge_comment_is_shown_and_marks_the_subject(players):
     # From a player: no third copy, and the comment is signed with the userid.
     replies = run(ALICE, "trou challenge alice bob", comment="Good luck, Bob!\n")
     assert len(replies) == 2
+    ends = {ALICE: "To move: trou move 101 alice PASSWORD 1A1#1",
+            BOB: "When your turn comes: trou move 101 bob PASSWORD MOVE\n"
+                 "To decline: trou resign 101 bob PASSWORD"}
     for mail in replies:
         assert mail.subject == "New Trou Board 101 alice **"
-        assert mail.body.rstrip().endswith("alice writes:\nGood luck, Bob!")
+        # The comment closes the board; the command each player sends closes the mail.
+        (address,) = mail.to
+        assert mail.body.rstrip().endswith(f"alice writes:\nGood luck, Bob!\n\n{ends[address]}")
     # From a signed-up user who does not play: signed with their userid, they get a copy.
     replies = run(CAROL, "TROU CHALL bob alice", comment="Go!")
     assert len(replies) == 3
