@@ -169,8 +169,8 @@ def do_broadcast(ctx: Context, inv: Invocation) -> None:
 CHAT = game_command(Command(
     "chat", "board userid password",
     "Mail the body of your mail to the other players and the spectators of a board you "
-    "play on or watch. It is not stored on the board.", do_chat, least=3, most=3, secret_args=(2,), login=(1, 2),
-    board_arg=0, takes_comment=True))
+    "play on or watch. It is not stored on the board.", do_chat, least=3, most=3,
+    secret_args=(2,), login=(1, 2), board_arg=0, takes_comment=True))
 account_command(Command(
     "message", "userid password userid1 [userid2 ...]",
     f"Mail the body of your mail to those users (at most {MAX_RECIPIENTS}).", do_message,
