@@ -93,6 +93,8 @@ class LimitSettings:
     # ... and all senders together in an hour: senders are forged at will, so this is what
     # bounds the mail the server sends to addresses that never wrote to it.
     confirmations_per_hour: int = 20
+    # Addresses one account may have: every board mail of the user goes to each of them.
+    addresses_per_user: int = 5
     # Spectators of one board; users told when one board ends; and users told when any
     # board of one game ends. Each is mailed at every move or ending, so each is bounded.
     watchers_per_board: int = 50

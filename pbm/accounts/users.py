@@ -96,7 +96,7 @@ def check_addresses(addresses: list[str]) -> list[str]:
 
 RESERVED = {
     "all", "active", "inactive", "next", "help", "list", "multiple", "change", "signup",
-    "signoff", "confirm", "end", "stop", "guest", "admin", "postmaster", "root",
+    "signoff", "delete", "add", "confirm", "end", "stop", "guest", "admin", "postmaster", "root",
     # Words that take a userid's place in commands: `trou games seek`, `notify ... off`.
     "seek", "off", "clear", "games", "vacation", "message", "broadcast",
 }

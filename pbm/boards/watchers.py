@@ -36,6 +36,17 @@ def is_spectator(session: Session, board: Board, user: User) -> bool:
     return session.get(Subscription, (board.id, user.id)) is not None
 
 
+def spectators_of(session: Session, board: Board) -> list[User]:
+    """The board's spectators who are active users, by userid (`chat` writes to them);
+    no query for a board its query found unwatched."""
+    if board.has_spectators is False:
+        return []
+    return list(session.scalars(
+        select(User).join(Subscription, Subscription.user_id == User.id)
+        .where(Subscription.board_id == board.id, User.active.is_(True))
+        .order_by(User.userid)))
+
+
 def spectators(session: Session, board: Board) -> int:
     return session.scalar(select(func.count()).select_from(Subscription)
                           .where(Subscription.board_id == board.id)) or 0

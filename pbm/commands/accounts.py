@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from pbm.accounts import confirmations
 from pbm.accounts.addresses import addresses_of
@@ -53,10 +53,21 @@ def _addresses(ctx: Context, words: Sequence[str]) -> list[str]:
     return addresses
 
 
-def _place(ctx: Context, user: User, chosen: list[str]) -> list[str]:
+def _place(ctx: Context, user: User, chosen: list[str],
+           named: Collection[str] | None = None) -> list[str]:
     """Give `user` the addresses `chosen`, in order, keeping what is known of those they had;
     a new address is confirmed at once only when the sender or the operator vouches for it,
-    else it is mailed a confirmation request. What to tell the sender about them."""
+    else it is mailed a confirmation request. What to tell the sender about them.
+
+    Only the addresses `named` (default: all chosen) are looked at again: `add` keeps the
+    others as they were, so an old request still waiting is not sent again for them (and
+    does not use up the one mail to a stranger that this mail may cause)."""
+    most = ctx.limits.addresses_per_user
+    if most and len(chosen) > most:
+        # Every board mail of the user goes to each address: bounded, like spectators.
+        raise CommandError(f"An account may have at most {most} addresses; {user.userid} "
+                           f"would have {len(chosen)}. Nothing was changed. ('change "
+                           "address' replaces the addresses an account has.)")
     had = {row.address: row for row in user.addresses}
     rows = [had.get(address) or Address(address=address, confirmed=False)
             for address in chosen]
@@ -65,6 +76,8 @@ def _place(ctx: Context, user: User, chosen: list[str]) -> list[str]:
     user.addresses = rows  # the rows left out are deleted (delete-orphan)
     notes = []
     for row in rows:
+        if named is not None and row.address not in named:
+            continue
         if row.stopped:  # named again by its owner: mail to it resumes (see bounces)
             row.stopped, row.bounces = False, 0
         if row.confirmed:
@@ -137,6 +150,20 @@ def change_address(ctx: Context, userid: str, password: str | None,
     return user
 
 
+def add_address(ctx: Context, userid: str, password: str | None,
+                addresses: Sequence[str] = ()) -> User:
+    """More addresses for the user's board mails (default: the sender's), after those it
+    has; a new one the sender does not vouch for is confirmed first, as `change address`."""
+    user = authenticate(ctx, userid, password or "")
+    named = _addresses(ctx, addresses)
+    had = [row.address for row in user.addresses]
+    chosen = had + [address for address in named if address not in had]
+    notes = _place(ctx, user, chosen, set(named))
+    ctx.session.flush()
+    ctx.answer("Address added", _where(user, notes))
+    return user
+
+
 def signoff(ctx: Context, userid: str, password: str | None) -> User:
     """Close an account: its active boards are resigned (declined before a first move)."""
     user = authenticate(ctx, userid, password or "")
@@ -199,6 +226,10 @@ def do_change_password(ctx: Context, inv: Invocation) -> None:
 
 def do_change_address(ctx: Context, inv: Invocation) -> None:
     change_address(ctx, inv.args[0], inv.args[1], inv.args[2:])
+
+
+def do_add(ctx: Context, inv: Invocation) -> None:
+    add_address(ctx, inv.args[0], inv.args[1], inv.args[2:])
 
 
 def do_set(ctx: Context, inv: Invocation) -> None:
@@ -289,6 +320,10 @@ account_command(Command("change password", "userid oldpassword newpassword",
 account_command(Command("change address", "userid password [address ...]",
                         "Change where your board mails go.", do_change_address, least=2,
                         secret_args=(1,), login=(0, 1)))
+account_command(Command("add", "userid password [address ...]",
+                        "Add addresses for your board mails (default: the one you write "
+                        "from), keeping those you have; another address is confirmed "
+                        "first.", do_add, least=2, secret_args=(1,), login=(0, 1)))
 account_command(Command("set", "userid password html on|off",
                         "Board mails come with the board drawn (an HTML part) as well as the "
                         "text; 'html off': plain text only.", do_set, least=4, most=4,
@@ -297,6 +332,11 @@ account_command(Command("signoff", "userid password",
                         "Close your account: your active games are resigned, their history "
                         "is kept.", do_signoff, least=2, most=2, secret_args=(1,),
                         login=(0, 1)))
+# pbmserv's name for it: its players write `delete`.
+account_command(Command("delete", "userid password",
+                        "The same as signoff: close your account; your active games are "
+                        "resigned, their history is kept.", do_signoff, least=2, most=2,
+                        secret_args=(1,), login=(0, 1)))
 account_command(Command("list", "[game ...]", "The games on offer, or the active boards "
                         "of the named games.", do_list))
 account_command(Command("multiple", "", "As the Subject: run every line of the body as a "

@@ -45,21 +45,24 @@ def summary(ctx: Context, user: User, game: AnyGame, policy: ChallengePolicy) ->
 
 
 def _change(ctx: Context, game: AnyGame, userid: str, password: str | None,
-            **changes: object) -> ChallengePolicy:
+            headline: bool = False, **changes: object) -> ChallengePolicy:
+    """Change the user's policy and answer with all of it (`headline`: the limit first)."""
     user = authenticate(ctx, userid, password or "")
     policy = policies.policy_of(ctx.session, user, game.info.name)
     for key, value in changes.items():
         setattr(policy, key, value)
+    first = f"{limit_line(game, policy)}\n\n" if headline else ""
     ctx.answer(f"{game.info.title} settings of {user.userid}",
-               summary(ctx, user, game, policy))
+               first + summary(ctx, user, game, policy))
     policies.store(ctx.session, policy)
     return policy
 
 
-def _number(word: str, most: int, inv: Invocation) -> int:
+def _number(word: str, most: int, inv: Invocation, or_words: str = "") -> int:
     if not (word.isascii() and word.isdigit()) or len(word) > 4 or int(word) > most:
         # Not quoted: a word after the password may be the password, typed one place late.
-        raise CommandError(f"The last word must be a number from 0 to {most}. Write: "
+        also = f",{or_words}" if or_words else ""
+        raise CommandError(f"The last word must be a number from 0 to {most}{also}. Write: "
                            f"{usage(inv)}")
     return int(word)
 
@@ -77,11 +80,31 @@ def reject(ctx: Context, game: AnyGame, userid: str, password: str | None) -> Ch
 
 def limit(ctx: Context, game: AnyGame, userid: str, password: str | None,
           most: int | None) -> ChallengePolicy:
-    """At most `most` active boards of the game (None: no limit)."""
-    if most == 0:
-        raise CommandError(f"A limit of 0 boards is a refusal: write '{game.info.name} "
-                           "reject USERID PASSWORD' instead. Nothing was changed.")
-    return _change(ctx, game, userid, password, board_limit=most)
+    """At most `most` active boards of the game, challenges taken (None: no limit; 0: no
+    challenges at all, as pbmserv's limit 0 and `reject`, the limit kept for `accept`)."""
+    changes: dict[str, object] = {"refuses": True} if most == 0 else \
+        {"refuses": False, "board_limit": most}
+    return _change(ctx, game, userid, password, headline=True, **changes)
+
+
+def limit_status(ctx: Context, game: AnyGame, userid: str,
+                 password: str | None) -> ChallengePolicy:
+    """Say the user's limit in this game, changing nothing (pbmserv's `limit` alone)."""
+    user = authenticate(ctx, userid, password or "")
+    policy = policies.policy_of(ctx.session, user, game.info.name)
+    ctx.answer(f"{game.info.title} settings of {user.userid}",
+               f"{limit_line(game, policy)}\nTo change it: {game.info.name} limit "
+               f"{user.userid} PASSWORD n (a number), accept (no limit) or reject (no "
+               f"challenges).\n\n{summary(ctx, user, game, policy)}")
+    return policy
+
+
+def limit_line(game: AnyGame, policy: ChallengePolicy) -> str:
+    """The limit in one line, as pbmserv's players read it."""
+    most = policy.board_limit
+    said = "you refuse challenges" if policy.refuses else "no limit" if most is None else \
+        f"at most {most} active board{'s' if most != 1 else ''}"
+    return f"Your {game.info.title} limit: {said}."
 
 
 def seek(ctx: Context, game: AnyGame, userid: str, password: str | None,
@@ -99,8 +122,22 @@ def do_reject(ctx: Context, inv: Invocation) -> None:
     reject(ctx, _game(inv), *inv.args)
 
 
+# pbmserv's words for a limit, beside a number: no limit, or no challenges.
+NO_LIMIT = ("accept", "all", "inf")
+NO_CHALLENGES = ("reject",)
+
+
 def do_limit(ctx: Context, inv: Invocation) -> None:
-    most = _number(inv.args[2], MOST_BOARDS, inv) if len(inv.args) > 2 else None
+    if len(inv.args) < 3:
+        limit_status(ctx, _game(inv), inv.args[0], inv.args[1])
+        return
+    word = inv.args[2].lower()
+    if word in NO_LIMIT:
+        most: int | None = None
+    elif word in NO_CHALLENGES:
+        most = 0
+    else:
+        most = _number(word, MOST_BOARDS, inv, " accept (no limit) or reject (no challenges)")
     limit(ctx, _game(inv), inv.args[0], inv.args[1], most)
 
 
@@ -119,9 +156,11 @@ REJECT = game_command(Command(
     "start yourself are not refused; the operator's command line is not either.",
     do_reject, least=2, most=2, secret_args=(1,), login=(0, 1)))
 LIMIT = game_command(Command(
-    "limit", "userid password [n]",
-    "Play at most n active boards of this game: a challenge beyond it is refused (no n: no "
-    "limit).", do_limit, least=2, most=3, secret_args=(1,), login=(0, 1)))
+    "limit", "userid password [n|accept|reject]",
+    "Play at most n active boards of this game: a challenge beyond it is refused. 'accept' "
+    "(or all, inf): no limit, and challenges are taken; 'reject' (or 0): no challenges, as "
+    "'reject'. No word: what your limit is now.", do_limit, least=2, most=3,
+    secret_args=(1,), login=(0, 1)))
 SEEK = game_command(Command(
     "seek", "userid password [n]",
     "Say you want n more games (default 1; 0: no more): 'GAME games seek' and the standings "

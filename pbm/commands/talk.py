@@ -12,6 +12,7 @@ from sqlalchemy import select
 from pbm.accounts.addresses import addresses_of
 from pbm.accounts.users import authenticate, find_user
 from pbm.boards import select as boards
+from pbm.boards import watchers
 from pbm.boards.position import seat_of
 from pbm.commands.grammar import Command, Invocation, account_command, game_command
 from pbm.context import CommandError, Context, Reply, board_thread, shorten
@@ -59,29 +60,48 @@ def _names(users: Sequence[User]) -> str:
 
 # ----- chat -------------------------------------------------------------------------------
 def chat(ctx: Context, game: AnyGame, number: str, userid: str, password: str | None) -> None:
-    """Mail the body to the other players of the board, from one of its players."""
+    """Mail the body to the players and spectators of the board, from one of them."""
     board = boards.load_board(ctx, number, game.info.name)
-    user = authenticate(ctx, userid, password or "", [seat.user for seat in board.seats])
-    if seat_of(board, user) is None:
+    players = [seat.user for seat in board.seats]
+    user = authenticate(ctx, userid, password or "", players)
+    # Players and spectators only, not anyone with a password as in pbmserv: any account
+    # could otherwise write into the inbox of the players of every board (`games` lists
+    # them all). A stranger must subscribe first, and spectators are bounded per board.
+    if seat_of(board, user) is None and not watchers.is_spectator(ctx.session, board, user):
         raise CommandError(
-            f"{user.userid} does not play on board {board.number}: chat goes from a player to "
-            f"the other players of a board. To write to them, use: message {user.userid} "
-            f"PASSWORD {' '.join(seat.user.userid for seat in board.seats)}")
+            f"{user.userid} neither plays on nor watches board {board.number}: chat goes from "
+            f"a player or spectator of a board to the others. To watch it: {game.info.name} "
+            f"subscribe {board.number} {user.userid} PASSWORD. To write to its players: "
+            f"message {user.userid} PASSWORD {' '.join(u.userid for u in players)}")
     text = text_of(ctx, "chat", f"{game.info.name} chat {board.number} {user.userid} PASSWORD")
-    others = list({seat.user.id: seat.user for seat in board.seats
-                   if seat.user.id != user.id and seat.user.active}.values())
-    if not others:
-        raise CommandError(f"Nobody else plays on board {board.number} any more; nothing was "
-                           "sent.")
-    _count_mails(ctx, user, len(others))
+    watching = watchers.spectators_of(ctx.session, board)
+    # Each address once (two users may share one), and not the sender's: it gets the answer.
+    seen = {ctx.sender.lower()} if ctx.sender else set()
+    recipients: list[tuple[User, tuple[str, ...]]] = []
+    for other in dict.fromkeys([*players, *watching]):
+        if other.id == user.id or not other.active:
+            continue
+        addresses = tuple(a for a in addresses_of(other) if a not in seen)
+        if addresses:
+            seen.update(addresses)
+            recipients.append((other, addresses))
+    if not recipients:
+        raise CommandError(f"Nobody else plays on or watches board {board.number} now; nothing "
+                           "was sent.")
+    _count_mails(ctx, user, len(recipients))
     title = f"{game.info.title} Board {board.number}"
-    body = (f"{user.userid} writes to the players of {title} (a chat: it is not part of the "
+    whom = "players and spectators" if watching else "players"
+    # No board in it, whoever reads it: a spectator may not see what a player does.
+    body = (f"{user.userid} writes to the {whom} of {title} (a chat: it is not part of the "
             f"board):\n\n{text}\n\nTo answer: {game.info.name} chat {board.number} YOURID "
             "PASSWORD, with your text in the body.\n")
-    for other in others:
-        ctx.replies.append(Reply(addresses_of(other), f"{title} chat from {user.userid}", body,
+    # Not pbmserv's Subject "Trou chat 101 alice": a reply keeping it would read as a chat
+    # command without its password. "Trou Board 101 ..." is known as one of ours.
+    for _, addresses in recipients:
+        ctx.replies.append(Reply(addresses, f"{title} chat from {user.userid}", body,
                                  "notice", board_thread(board)))
-    ctx.answer(f"{title} chat", f"Your chat was sent to {_names(others)}.\n")
+    ctx.answer(f"{title} chat",
+               f"Your chat was sent to {_names([other for other, _ in recipients])}.\n")
 
 
 def do_chat(ctx: Context, inv: Invocation) -> None:
@@ -148,9 +168,9 @@ def do_broadcast(ctx: Context, inv: Invocation) -> None:
 
 CHAT = game_command(Command(
     "chat", "board userid password",
-    "Mail the body of your mail to the other players of a board you play on. It is not "
-    "stored on the board.", do_chat, least=3, most=3, secret_args=(2,), login=(1, 2),
-    board_arg=0, takes_comment=True))
+    "Mail the body of your mail to the other players and the spectators of a board you "
+    "play on or watch. It is not stored on the board.", do_chat, least=3, most=3,
+    secret_args=(2,), login=(1, 2), board_arg=0, takes_comment=True))
 account_command(Command(
     "message", "userid password userid1 [userid2 ...]",
     f"Mail the body of your mail to those users (at most {MAX_RECIPIENTS}).", do_message,

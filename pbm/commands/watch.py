@@ -90,37 +90,63 @@ def _boards(ctx: Context, game: AnyGame, numbers: Sequence[str]) -> list[Board]:
 def notify(ctx: Context, game: AnyGame, userid: str, password: str | None,
            words: Sequence[str] = ()) -> None:
     """Be mailed when the boards named end, or (none named) when any board of the game does;
-    `off` first stops those notices (all of this game's, with no board named)."""
+    asked for again, a notice stops, as pbmserv's toggle does. `off` first only stops them
+    (all of this game's, with no board named)."""
     user = authenticate(ctx, userid, password or "")
     off = bool(words) and words[0].lower() == "off"
     numbers = list(words[1:] if off else words)
     boards = _boards(ctx, game, numbers)
     mine = watchers.notices_of(ctx.session, user, game.info.name)
     by_board = {notice.board_id: notice for notice in mine}
-    name = game.info.name
     if off:
         gone = [by_board.get(board.id) for board in boards] if boards else mine
         if not gone or None in gone:
             which = "those boards" if boards else f"{game.info.title} games"
             raise CommandError(f"{user.userid} is not told when {which} end, so there is "
                                f"nothing to stop. {_listing(ctx, user, game, mine)}")
-        for notice in gone:
-            ctx.session.delete(notice)
-        ctx.session.flush()
-    elif not boards:
-        if None not in by_board:
-            _check_room(ctx, game, None)
-            ctx.session.add(EndNotice(user_id=user.id, game=name, board_id=None))
+        said = [_told(game, boards, False)]
+        stopped = [notice for notice in gone if notice is not None]
+        started: list[Board | None] = []
     else:
-        for board in boards:
-            _watchable(board, user, "be told of its end")
-        for board in boards:
-            if board.id not in by_board:
-                _check_room(ctx, game, board)
-                ctx.session.add(EndNotice(user_id=user.id, game=name, board_id=board.id))
+        # None stands for the notice of any board of the game.
+        targets: list[Board | None] = list(boards) or [None]
+        kept = [board for board in targets if _id(board) in by_board]
+        started = [board for board in targets if _id(board) not in by_board]
+        for board in started:
+            if board is not None:
+                _watchable(board, user, "be told of its end")
+        stopped = [by_board[_id(board)] for board in kept]
+        said = [_told(game, group, on) for group, on in ((started, True), (kept, False))
+                if group]
+    for notice in stopped:
+        ctx.session.delete(notice)
     ctx.session.flush()
-    now = watchers.notices_of(ctx.session, user, name)
-    ctx.answer(f"{game.info.title} notify", _listing(ctx, user, game, now) + "\n")
+    for board in started:
+        _check_room(ctx, game, board)
+        ctx.session.add(EndNotice(user_id=user.id, game=game.info.name,
+                                  board_id=_id(board)))
+    ctx.session.flush()
+    now = watchers.notices_of(ctx.session, user, game.info.name)
+    ctx.answer(f"{game.info.title} notify",
+               "".join(f"{line}\n" for line in said) + "\n" +
+               _listing(ctx, user, game, now) + "\n")
+
+
+def _id(board: Board | None) -> int | None:
+    return None if board is None else board.id
+
+
+def _told(game: AnyGame, targets: Sequence[Board | None], on: bool) -> str:
+    """Which way notices went, in words: for the boards, or (None) for any board."""
+    title = game.info.title
+    boards = [board for board in targets if board is not None]
+    if not boards:
+        return f"You will be told when any {title} board ends." if on else \
+            f"You will no longer be told when {title} boards end."
+    numbers = ", ".join(str(number) for number in sorted(board.number for board in boards))
+    which = f"{title} board {numbers} ends" if len(boards) == 1 else \
+        f"{title} boards {numbers} end"
+    return f"You will {'' if on else 'no longer '}be told when {which}."
 
 
 def _check_room(ctx: Context, game: AnyGame, board: Board | None) -> None:
@@ -148,8 +174,9 @@ def _listing(ctx: Context, user: User, game: AnyGame, notices: list[EndNotice]) 
         parts.append(f"any {title} board")
     if numbers:
         parts.append(f"{title} board{'s' if len(numbers) > 1 else ''} {', '.join(numbers)}")
-    return (f"{user.userid} is mailed when {' and '.join(parts)} ends. To stop: {name} notify "
-            f"{user.userid} PASSWORD off [board ...]")
+    ends = "end" if len(numbers) > 1 else "ends"  # the verb agrees with the nearest part
+    return (f"{user.userid} is mailed when {' or '.join(parts)} {ends}. Asked for again, a "
+            f"notice stops; {name} notify {user.userid} PASSWORD off stops them all.")
 
 
 def do_notify(ctx: Context, inv: Invocation) -> None:
@@ -168,5 +195,6 @@ UNSUBSCRIBE = game_command(Command(
 NOTIFY = game_command(Command(
     "notify", "userid password [off] [board ...]",
     "Be mailed when those boards end (named by number), or when any board of this game ends "
-    "(none named). 'off' stops it: for the boards named, or every notice of this game.",
+    "(none named). Sent again, it stops that notice. 'off' only stops: for the boards "
+    "named, or every notice of this game.",
     do_notify, least=2, secret_args=(1,), login=(0, 1)))

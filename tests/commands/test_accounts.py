@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from pbm.accounts.confirmations import REQUEST_SUBJECT
+from pbm.config import LimitSettings
+from pbm.db.models import utcnow
 from tests.commands.conftest import (
     ALICE,
     BOB,
@@ -13,6 +17,7 @@ from tests.commands.conftest import (
     STRANGER,
     assert_never_echoed,
     error,
+    flat,
     one,
     start_trou,
     to,
@@ -276,3 +281,111 @@ def test_extra_words_are_refused_not_guessed_at(players, line, takes):
     assert "Write: " in err.body
     assert "Secret1" not in err.body
     assert run.snapshot() == before
+
+
+# ----- add (addresses) --------------------------------------------------------------------
+def test_add_keeps_the_addresses_and_confirms_the_senders_at_once(players):
+    run = players
+    new = "alice@new.example"
+    replies = run(new, f"add alice {PW['alice']}")  # no address: the one written from
+    reply = one(replies)
+    assert reply.subject == "Address added"
+    assert f"Board mails for alice go to: {ALICE}, {new}\n" in reply.body
+    assert_never_echoed(replies, PW["alice"])
+    assert [a.address for a in run.user("alice").addresses] == [ALICE, new]
+    mail = one(run(STRANGER, "trou challenge alice bob"), ALICE)
+    assert mail.to == (ALICE, new)
+    # Naming an address it has already changes nothing.
+    run(ALICE, f"add alice {PW['alice']} {ALICE.upper()}")
+    assert [a.address for a in run.user("alice").addresses] == [ALICE, new]
+
+
+def test_add_mails_another_address_a_confirmation_request_first(players):
+    run = players
+    other = "alice@elsewhere.example"
+    replies = run(ALICE, f"add alice {PW['alice']} <{other}>")
+    assert one(replies, other).subject == REQUEST_SUBJECT
+    reply = one(replies, ALICE)
+    assert f"Board mails for alice go to: {ALICE}\n" in reply.body
+    assert f"A confirmation request has been mailed to {other}." in reply.body
+    assert one(run(STRANGER, "trou challenge alice bob"), ALICE).to == (ALICE,)
+    token = one(replies, other).body.split("  confirm ", 1)[1].split()[0]
+    run(other, f"confirm {token}")
+    assert one(run(STRANGER, "trou challenge alice bob"), ALICE).to == (ALICE, other)
+
+
+def test_add_leaves_a_waiting_request_alone(players):
+    """Two days on, the old request may be sent again: `add` naming other addresses does
+    not, so its one mail to a stranger goes to the address it names."""
+    run = players
+    later = utcnow() + timedelta(days=2)
+    first, second = "alice@one.example", "alice@two.example"
+    run(ALICE, f"add alice {PW['alice']} {first}")
+    replies = run(ALICE, f"add alice {PW['alice']} {second}", now=later)
+    assert [r.subject for r in replies if r.to == (second,)] == [REQUEST_SUBJECT]
+    assert to(replies, first) == []
+    assert [a.address for a in run.user("alice").addresses] == [ALICE, first, second]
+
+
+def test_addresses_of_an_account_are_bounded(players):
+    run = players
+    run.limits = LimitSettings(addresses_per_user=2)
+    before = run.snapshot()
+    for sender, line in (("alice@b.example", "add alice {alice} alice@b.example alice@c.example"),
+                         (ALICE, "change address alice {alice} {a} alice@b.example x@c.example"),
+                         ("eve@a.example", "signup eve Pa55word eve@a.example e@b.example "
+                                           "e@c.example")):
+        replies = run(sender, line.format(a=ALICE, **PW))
+        err = error(replies)
+        assert "An account may have at most 2 addresses" in flat(err.body)
+        assert "would have 3. Nothing was changed." in flat(err.body)
+        assert_never_echoed(replies, PW["alice"], "Pa55word")
+    assert run.snapshot() == before
+    one(run("alice@b.example", f"add alice {PW['alice']}"))  # the second is allowed
+    assert len(run.user("alice").addresses) == 2
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("add alice Wrong-pass-9 alice@b.example", "Wrong password for 'alice'"),
+    ("add nobody Wrong-pass-9 alice@b.example", "No player has the userid you gave"),
+    ("add alice {alice} nowhere", "'nowhere' is not a mail address"),
+    ("add alice", "Too few words"),
+])
+def test_bad_adds_change_nothing(players, line, message):
+    run = players
+    before = run.snapshot()
+    replies = run("alice@b.example", line.format(**PW))
+    assert message in error(replies).body
+    assert run.snapshot() == before
+    assert_never_echoed(replies, PW["alice"], "Wrong-pass-9")
+
+
+# ----- delete (pbmserv's signoff) ---------------------------------------------------------
+def test_delete_is_signoff(players):
+    run = players
+    start_trou(run, "alice", "bob", ("1B2", "4C2"))
+    replies = run(BOB, f"DELETE bob {PW['bob']}")
+    farewell = one([r for r in replies if r.kind == "answer"])
+    assert farewell.subject == "Signed off"
+    assert "Left boards (resigned, or declined before a first move): trou 101." \
+        in farewell.body
+    assert "Game won by alice." in one([r for r in replies if r.kind == "board"], ALICE).body
+    assert not run.user("bob").active
+    assert_never_echoed(replies, PW["bob"])
+    page = " ".join(one(run(STRANGER, "help commands")).body.split())
+    assert "delete userid password The same as signoff" in page
+
+
+def test_delete_with_a_wrong_password_changes_nothing(players):
+    run = players
+    start_trou(run)
+    before = run.snapshot()
+    replies = run(BOB, "delete bob hunter22")
+    assert "Wrong password for 'bob'" in error(replies).body
+    assert "delete bob ********" in error(replies).body
+    assert run.snapshot() == before
+
+
+@pytest.mark.parametrize("userid", ["add", "delete"])
+def test_the_new_command_words_are_no_userids(run, userid):
+    assert "is a command word" in error(run("eve@example.org", f"signup {userid} Pa55word")).body

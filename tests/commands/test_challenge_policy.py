@@ -84,9 +84,60 @@ def test_a_challenge_beyond_the_limit_is_refused_until_a_board_ends(players):
         userid = ("alice", "bob")[i % 2]
         run((ALICE, BOB)[i % 2], f"trou move 101 {userid} {PW[userid]} {text}")
     assert challenged(run(STRANGER, "trou challenge carol bob"))
-    # No number: no limit.
-    assert "No limit of active boards (1 now)" in one(bob(run, "limit")).body
+    # 'accept' (pbmserv's word; no number now says the limit instead): no limit.
+    answer = one(bob(run, "limit accept"))
+    assert answer.body.startswith("Your Trou limit: no limit.\n")
+    assert "No limit of active boards (1 now)" in answer.body
     assert challenged(run(STRANGER, "trou challenge carol bob"))
+
+
+def test_limit_alone_says_the_limit_and_changes_nothing(players):
+    run = players
+    start_trou(run, "alice", "bob")
+    for setting, said in ((None, "no limit"), ("limit 3", "at most 3 active boards"),
+                          ("limit 1", "at most 1 active board"),
+                          ("reject", "you refuse challenges")):
+        if setting:
+            bob(run, setting)
+        before = snapshot(run)
+        replies = bob(run, "limit")
+        answer = one(replies)
+        assert answer.subject == "Trou settings of bob"
+        assert answer.body.startswith(f"Your Trou limit: {said}.\nTo change it: ")
+        assert "To change it: trou limit bob PASSWORD n (a number), accept (no limit) or " \
+               "reject (no challenges)." in flat(answer.body)
+        assert snapshot(run) == before
+        assert_never_echoed(replies, PW["bob"])
+
+
+@pytest.mark.parametrize("word", ["accept", "ALL", "inf"])
+def test_limit_accept_all_inf_lift_the_limit_and_a_rejection(players, word):
+    run = players
+    bob(run, "limit 2")
+    bob(run, "reject")
+    assert one(bob(run, f"limit {word}")).body.startswith("Your Trou limit: no limit.\n")
+    assert rows(run, "challenge_policies") == []  # nothing said: nothing stored
+    assert challenged(run(STRANGER, "trou challenge alice bob"))
+
+
+@pytest.mark.parametrize("word", ["reject", "0"])
+def test_limit_reject_or_0_refuses_challenges(players, word):
+    run = players
+    answer = one(bob(run, f"limit {word}"))
+    assert answer.body.startswith("Your Trou limit: you refuse challenges.\n")
+    assert "Challenges naming bob are refused" in answer.body
+    assert "bob does not accept Trou challenges" in error(
+        run(STRANGER, "trou challenge alice bob")).body
+    assert challenged(run(BOB, "trou challenge bob alice"))  # bob's own still start
+
+
+def test_a_number_takes_challenges_again_up_to_it(players):
+    run = players
+    bob(run, "reject")
+    answer = one(bob(run, "limit 1"))
+    assert answer.body.startswith("Your Trou limit: at most 1 active board.\n")
+    assert challenged(run(STRANGER, "trou challenge alice bob"))
+    assert "the most they take at once" in error(run(STRANGER, "trou challenge carol bob")).body
 
 
 def test_a_limit_does_not_stop_the_player_challenging(players):
@@ -129,7 +180,8 @@ def test_seek_0_stops_seeking(players):
 @pytest.mark.parametrize("line, message", [
     ("trou limit bob {bob} many", "The last word must be a number from 0 to 999"),
     ("trou limit bob {bob} 1000", "The last word must be a number from 0 to 999"),
-    ("trou limit bob {bob} 0", "A limit of 0 boards is a refusal"),
+    ("trou limit bob {bob} none", "The last word must be a number from 0 to 999, accept "
+                                  "(no limit) or reject (no challenges)"),
     ("trou seek bob {bob} 100", "The last word must be a number from 0 to 99"),
     ("trou seek bob {bob} -1", "The last word must be a number from 0 to 99"),
     ("trou seek bob {bob} 1 2", "Too many words"),
@@ -141,7 +193,7 @@ def test_bad_settings_change_nothing(players, line, message):
     bob(run, "limit 2")
     before = snapshot(run)
     replies = run(BOB, line.format(**PW))
-    assert message in error(replies).body
+    assert message in flat(error(replies).body)
     assert snapshot(run) == before
     assert_never_echoed(replies, PW["bob"], "Wrong-pass-9")
 

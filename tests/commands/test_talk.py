@@ -15,6 +15,7 @@ from tests.commands.conftest import (
     STRANGER,
     assert_never_echoed,
     error,
+    flat,
     one,
     start_trou,
     to,
@@ -43,6 +44,82 @@ def test_chat_reaches_the_other_player_and_is_not_stored(players, word):
     assert_never_echoed(replies, PW["alice"])
 
 
+def chat_body(userid: str, whom: str, title: str, word: str) -> str:
+    """A chat mail's whole body, its words as `flat` has them: the text and how to answer,
+    no board (hidden information stays out of it, whoever reads it)."""
+    return flat(f"{userid} writes to the {whom} of {title} Board 101 (a chat: it is not part "
+                f"of the board): {HELLO} To answer: {word} chat 101 YOURID PASSWORD, with your "
+                "text in the body.")
+
+
+@pytest.mark.parametrize("word", registry.names())
+def test_chat_reaches_the_spectators_and_a_spectator_may_chat(players, word):
+    run = players
+    run(STRANGER, f"{word} challenge alice bob")
+    run(CAROL, f"{word} subscribe 101 carol {PW['carol']}")
+    title = registry.get(word).info.title
+    before = snapshot(run)
+    replies = run(ALICE, f"{word} chat 101 alice {PW['alice']}", HELLO)
+    assert sorted(r.to for r in replies) == [(ALICE,), (BOB,), (CAROL,)]
+    for address in (BOB, CAROL):
+        mail = one(replies, address)
+        assert (mail.subject, mail.kind) == (f"{title} Board 101 chat from alice", "notice")
+        assert flat(mail.body) == chat_body("alice", "players and spectators", title, word)
+        assert mail.html is None
+    assert one(replies, ALICE).body == "Your chat was sent to bob, carol.\n"
+    # The spectator writes to both players.
+    replies = run(CAROL, f"{word} chat 101 carol {PW['carol']}", HELLO)
+    assert sorted(r.to for r in replies) == [(ALICE,), (BOB,), (CAROL,)]
+    assert flat(one(replies, BOB).body) == chat_body("carol", "players and spectators", title,
+                                                     word)
+    assert one(replies, CAROL).body == "Your chat was sent to alice, bob.\n"
+    assert snapshot(run) == before
+    assert_never_echoed(replies, PW["carol"])
+
+
+def test_chat_goes_to_each_address_once(players):
+    run = players
+    run(BOB, "signup dave Dave4444")  # dave reads his mail at bob's address
+    run(ALICE, "signup erin Erin5555")  # ... and erin at alice's
+    start_trou(run)
+    run(BOB, "trou subscribe 101 dave Dave4444")
+    run(ALICE, "trou subscribe 101 erin Erin5555")
+    replies = run(ALICE, f"trou chat 101 alice {PW['alice']}", HELLO)
+    assert [r.to for r in replies] == [(BOB,), (ALICE,)]  # bob's once, and the answer
+    assert one(replies, ALICE).body == "Your chat was sent to bob.\n"
+
+
+def test_a_spectator_who_left_neither_chats_nor_is_chatted_to(players):
+    run = players
+    start_trou(run)
+    run(CAROL, f"trou subscribe 101 carol {PW['carol']}")
+    run(CAROL, f"trou unsubscribe 101 carol {PW['carol']}")
+    assert to(run(ALICE, f"trou chat 101 alice {PW['alice']}", HELLO), CAROL) == []
+    assert "carol neither plays on nor watches board 101" in \
+        error(run(CAROL, f"trou chat 101 carol {PW['carol']}", HELLO)).body
+
+
+def test_a_signed_off_spectator_is_not_chatted_to(players):
+    run = players
+    start_trou(run)
+    run(CAROL, f"trou subscribe 101 carol {PW['carol']}")
+    run(CAROL, f"signoff carol {PW['carol']}")
+    replies = run(ALICE, f"trou chat 101 alice {PW['alice']}", HELLO)
+    assert sorted(r.to for r in replies) == [(ALICE,), (BOB,)]
+    assert one(replies, BOB).body.startswith("alice writes to the players of Trou Board 101")
+
+
+def test_chats_to_spectators_count_against_the_days_mails(players):
+    run = players
+    run.limits = LimitSettings(messages_per_user_per_day=1)
+    start_trou(run)
+    run(CAROL, f"trou subscribe 101 carol {PW['carol']}")
+    before = snapshot(run)
+    refused = error(run(ALICE, f"trou chat 101 alice {PW['alice']}", HELLO))
+    assert "alice has sent 1 messages and chats in the last day" in refused.body
+    assert snapshot(run) == before
+
+
 def test_chat_answers_back_and_forth_and_the_board_shows_no_trace(players):
     run = players
     start_trou(run, moves=("1B2",))
@@ -54,7 +131,8 @@ def test_chat_answers_back_and_forth_and_the_board_shows_no_trace(players):
 @pytest.mark.parametrize("line, comment, message", [
     ("trou chat 101 alice {alice}", None, "A chat needs a text"),
     ("trou chat 101 alice {alice}", "   \n  ", "A chat needs a text"),
-    ("trou chat 101 carol {carol}", HELLO, "carol does not play on board 101"),
+    ("trou chat 101 carol {carol}", HELLO, "carol neither plays on nor watches board 101"),
+    ("trou chat 101 nobody {carol}", HELLO, "No player has the userid you gave"),
     ("trou chat 101 alice Wrong-pass-9", HELLO, "password"),
     ("trou chat 102 alice {alice}", HELLO, "There is no Trou board 102"),
     ("trou chat 101 alice", HELLO, "Too few words"),

@@ -21,6 +21,7 @@ from tests.commands.conftest import (
     TROU_GAME,
     assert_never_echoed,
     error,
+    flat,
     one,
     start_trou,
     to,
@@ -187,7 +188,7 @@ def test_notify_of_named_boards_fires_once_and_goes(players):
     start_trou(run)
     start_trou(run)
     answer = one(run(CAROL, f"trou notify carol {PW['carol']} 102 101 101"))
-    assert "carol is mailed when Trou boards 101, 102 ends" in answer.body
+    assert "carol is mailed when Trou boards 101, 102 end." in answer.body
     final = play(run, TROU_GAME)
     assert [r.subject for r in ended(final, CAROL)] == ["Trou Board 101 has ended"]
     assert len(rows(run, "end_notices")) == 1  # 102's stays
@@ -205,6 +206,57 @@ def test_notify_off_without_boards_stops_every_notice_of_the_game(players):
     run(CAROL, f"trou notify carol {PW['carol']} OFF")
     assert rows(run, "end_notices") == []
     assert not ended(play(run, TROU_GAME), CAROL)
+
+
+def test_notify_again_for_the_game_switches_it_off(players):
+    """pbmserv's notify is a toggle; the notices of boards named by number stay."""
+    run = players
+    start_trou(run)
+    line = f"trou notify carol {PW['carol']}"
+    assert one(run(CAROL, line)).body.startswith(
+        "You will be told when any Trou board ends.\n\n")
+    assert "carol is mailed when any Trou board or Trou board 101 ends." in \
+        flat(one(run(CAROL, f"{line} 101")).body)
+    replies = run(CAROL, line)
+    answer = one(replies)
+    assert answer.subject == "Trou notify"
+    assert answer.body.startswith("You will no longer be told when Trou boards end.\n\n"
+                                  "carol is mailed when Trou board 101 ends.")
+    assert_never_echoed(replies, PW["carol"])
+    assert len(rows(run, "end_notices")) == 1
+    run(CAROL, f"{line} 101")  # 101's notice off too
+    assert rows(run, "end_notices") == []
+    assert not ended(play(run, TROU_GAME), CAROL)
+    # ... and on once more.
+    assert one(run(CAROL, line)).body.startswith("You will be told when any Trou board ends.")
+    assert len(rows(run, "end_notices")) == 1
+
+
+def test_notify_again_for_a_board_switches_that_board_off(players):
+    run = players
+    start_trou(run)
+    start_trou(run)
+    start_trou(run)
+    line = f"trou notify carol {PW['carol']}"
+    assert one(run(CAROL, f"{line} 101 103")).body.startswith(
+        "You will be told when Trou boards 101, 103 end.\n")
+    body = one(run(CAROL, f"{line} 102 101")).body
+    assert body.startswith("You will be told when Trou board 102 ends.\n"
+                           "You will no longer be told when Trou board 101 ends.\n\n"
+                           "carol is mailed when Trou boards 102, 103 end.")
+    final = play(run, TROU_GAME)  # board 101 ends: no notice now
+    assert not ended(final, CAROL)
+    assert len(rows(run, "end_notices")) == 2
+
+
+def test_notify_switches_off_even_when_no_room_is_left(players):
+    run = players
+    run.limits = LimitSettings(watchers_per_board=1)
+    start_trou(run)
+    run(CAROL, f"trou notify carol {PW['carol']} 101")
+    assert "You will no longer be told" in one(run(CAROL, f"trou notify carol {PW['carol']} "
+                                                          "101")).body
+    assert rows(run, "end_notices") == []
 
 
 def test_a_user_with_two_notices_is_told_once(players):

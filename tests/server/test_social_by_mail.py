@@ -1,5 +1,6 @@
 """Talking and watching by mail through a real `pbm serve`: a spectator gets the public board
-after a move, a chat reaches the opponent, and an operator named in the config broadcasts."""
+after a move, a chat reaches the opponent and the spectator, and an operator named in the
+config broadcasts."""
 
 from __future__ import annotations
 
@@ -58,12 +59,14 @@ def test_spectator_chat_and_broadcast_by_mail(server: PbmServer):
     assert " 1. 1B2" in spectator.body
     assert spectator.message["Auto-Submitted"] == "auto-generated"
 
-    # A chat goes to bob only, and nothing of it is on the board.
+    # A chat goes to bob and to carol, who watches, and nothing of it is on the board.
     server.send(ALICE, f"trou chat 101 alice {ALICE_PASSWORD}", "Nice weather for Trou.")
-    chat = by_recipient(server.collect(2))
-    assert chat[BOB].subject == "Trou Board 101 chat from alice"
-    assert "Nice weather for Trou." in chat[BOB].body
-    assert chat[ALICE].body == "Your chat was sent to bob.\n"
+    chat = by_recipient(server.collect(3))
+    for reader in (BOB, CAROL):
+        assert chat[reader].subject == "Trou Board 101 chat from alice"
+        assert "Nice weather for Trou." in chat[reader].body
+        assert "Summary of" not in chat[reader].body
+    assert chat[ALICE].body == "Your chat was sent to bob, carol.\n"
     server.send(CAROL, "trou show 101")
     (shown,) = server.collect(1)
     assert "Nice weather" not in shown.body
