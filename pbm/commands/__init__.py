@@ -13,6 +13,7 @@ from pbm.commands import (  # noqa: F401,E402
     queue,
     replay,
     standing_commands,
+    submit,
     talk,
     turn_list,
     vacation,
