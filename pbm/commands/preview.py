@@ -95,9 +95,8 @@ def _moves(inv: Invocation, words: Sequence[str]) -> list[str]:
 PREVIEW = game_command(Command(
     "preview", "board[#n] [userid password] move ... | new N move ...",
     "Try moves on a copy of a board (#n: as it was after move n), or on a new board for N "
-    "players, and get the board that results; nothing is saved. Anyone may preview, "
-    "without a password, and gets the public view; when the word after the board is "
-    "someone's userid, the next one is read as its password, and a player of the board "
-    "then sees it as they do. Moves are separated by spaces, or by ';' when one has spaces "
-    "in it. Not offered for games with secrets.",
+    "players, and get the board that results; nothing is saved. Anyone may, without a "
+    "password: the public view. A player who adds userid and password (read as such when "
+    "the word after the board is a userid) sees their own view. Moves are separated by "
+    "spaces, or by ';' when one has spaces in it. Not offered for games with secrets.",
     do_preview, aliases=("prev",), least=2, secret_args=(2,), login=(1, 2), board_arg=0))
