@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbm.accounts.users import find_user
+from pbm.accounts.users import USERID, find_user
 from pbm.boards import select
 from pbm.boards.position import position
 from pbm.commands.grammar import Command, Invocation, game_command, usage
@@ -77,7 +77,8 @@ def do_preview(ctx: Context, inv: Invocation) -> None:
     if first.lower() == NEW:
         preview_new(ctx, game, rest[0], _moves(inv, rest[1:]))
         return
-    if find_user(ctx, rest[0]) is None:  # no userid: the words are the moves
+    # No userid: the words are the moves (most moves cannot be one, and cost no query).
+    if not USERID.match(rest[0].lower()) or find_user(ctx, rest[0]) is None:
         preview(ctx, game, first, None, None, _moves(inv, rest))
         return
     if len(rest) < 3:
