@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import func, insert, select
 from sqlalchemy.orm import object_session
 
-from pbm.boards import clocks
+from pbm.boards import clocks, submission
 from pbm.boards.facts import Ended
 from pbm.boards.position import MOVE, LoggedMove, Position, keep_move, viewer_key
 from pbm.boards.proposal import after_move
@@ -61,10 +61,12 @@ def start_board(ctx: Context, game: AnyGame, users: list[User], options: dict[st
 def play_move(ctx: Context, pos: Position, seat: int, text: str, comment: str | None,
               auto: bool = False) -> None:
     """Apply a move for `seat` (already authenticated and on turn) and record it; `auto`:
-    played from the seat's queue. A move ends any open vote (a draw offer, an undo)."""
+    played from the seat's queue. A move ends any open vote (a draw offer, an undo), and
+    the seat's submission: it has chosen its move now, however it sent it."""
     game, state = pos.game, pos.state
     before = pos.to_move()
     move = game.parse(state, seat, text)
+    submission.store(pos.board, seat, None)
     notation = game.notation(move)
     shown = {}
     for viewer in [None, *range(game.info.players)]:
@@ -132,6 +134,7 @@ def finish(ctx: Context, pos: Position, outcome: Outcome) -> None:
     for seat in board.seats:
         seat.resign_queued = False
         seat.queued = None  # a queued move waits for a turn that will not come
+        seat.submitted = None  # and so does a submitted one
         clocks.stop(seat)
     board.updated_at = ctx.now
     record_finished(ctx.session, board)

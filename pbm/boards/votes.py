@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbm.boards import clocks, play, queue
+from pbm.boards import clocks, play, queue, submission
 from pbm.boards.position import TAKEBACK, LoggedMove, Position, moves_of
 from pbm.context import Context
 from pbm.db.models import Board
@@ -50,10 +50,11 @@ def take_back(ctx: Context, pos: Position, comment: str | None) -> tuple[Positio
     board.state = game.encode(state)
     board.updated_at = ctx.now
     after = Position(board, game, state, board.move_count)
-    # Whoever is to move again starts a fresh turn; queues were written for the position
-    # that is gone.
+    # Whoever is to move again starts a fresh turn; queues and submissions were written for
+    # the position that is gone.
     clocks.after_turn(after, None, frozenset(), ctx.now, ctx.time)
     queue.clear_all(board)
+    submission.clear_all(board)
     return after, undone.number
 
 

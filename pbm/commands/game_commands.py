@@ -13,10 +13,10 @@ from pbm.boards.queue import play_queued
 from pbm.boards.select import Which
 from pbm.commands import seats, votes
 from pbm.commands.grammar import Command, Invocation, game_command, usage
-from pbm.commands.seats import GUARD, authenticate_on, seat_on
+from pbm.commands.seats import GUARD, authenticate_on, check_turn, seat_on
 from pbm.context import CommandError, Context
 from pbm.db import rates
-from pbm.db.models import Board, BoardStatus, User
+from pbm.db.models import Board, User
 from pbm.games import registry
 from pbm.games.base import AnyGame, UserError
 from pbm.views.boardmail import (
@@ -119,8 +119,14 @@ def move(ctx: Context, game: AnyGame, number: str, userid: str, password: str, t
     board = select.load_board(ctx, number, game.info.name, to_change=True)
     pos = position(board)
     user = authenticate_on(ctx, pos, userid, password)
-    seat = seat_on(pos, user)
-    _check_turn(pos, seat)
+    return play_for(ctx, pos, user, seat_on(pos, user), text, guard)
+
+
+def play_for(ctx: Context, pos: Position, user: User, seat: int, text: str,
+             guard: int | None) -> Position:
+    """move() once the player is known: `confirm` comes in here too, so a submitted move
+    is played, checked and mailed exactly as a move sent with `move`."""
+    check_turn(pos, seat)
     try:
         play.check_move_number(pos, guard, text)
         play.play_move(ctx, pos, seat, text, ctx.comment)
@@ -147,20 +153,6 @@ def do_move(ctx: Context, inv: Invocation) -> None:
     if not text:
         raise CommandError(f"No move given. Write: {usage(inv)}")
     move(ctx, _game(inv), number, userid, password, text, guard)
-
-
-def _check_turn(pos: Position, seat: int) -> None:
-    if pos.board.status != BoardStatus.ACTIVE or pos.outcome() is not None:
-        raise CommandError(
-            f"Board {pos.board.number} is over; no more moves can be made.",
-            board_text=board_text(pos, seat),
-        )
-    if seat not in pos.to_move():
-        movers = " and ".join(pos.userid(s) for s in sorted(pos.to_move()))
-        raise CommandError(
-            f"It is not your turn on board {pos.board.number}; it is {movers}'s turn.",
-            board_text=board_text(pos, seat),
-        )
 
 
 def _apply_queued_resignations(ctx: Context, pos: Position) -> None:

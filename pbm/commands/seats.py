@@ -1,6 +1,6 @@
 """A player on a board: who they are (checked against its players), which seat they hold,
-the `#n` guard on a move, and leaving the board (resign). The move, vote and queue commands
-all build on these."""
+whether it is their turn, the `#n` guard on a move, and leaving the board (resign). The
+move, vote, queue and submit commands all build on these."""
 
 from __future__ import annotations
 
@@ -15,7 +15,17 @@ from pbm.games.base import AnyGame
 from pbm.views.boardmail import announce_decline, board_text, send_board
 from pbm.views.news import tell
 
-GUARD = re.compile(r"#\s*(\d+)\s*$")
+# At most 9 digits: no board has more moves, and int() refuses a run of thousands (a mail
+# may hold one), so longer is no guard but part of the move, which the rules then refuse.
+GUARD = re.compile(r"#\s*(\d{1,9})\s*$")
+
+
+def split_guard(text: str) -> tuple[str, int | None]:
+    """A move as written and its trailing `#n` guard: ('2B3', 4) from '2B3#4'."""
+    found = GUARD.search(text)
+    if not found:
+        return text, None
+    return text[: found.start()].strip(), int(found.group(1))
 
 
 def authenticate_on(ctx: Context, pos: Position, userid: str, password: str) -> User:
@@ -34,6 +44,21 @@ def seat_on(pos: Position, user: User) -> int:
             board_text=board_text(pos, None),
         )
     return seat
+
+
+def check_turn(pos: Position, seat: int) -> None:
+    """Refuse a move by `seat` unless the board runs and the seat is to move."""
+    if pos.board.status != BoardStatus.ACTIVE or pos.outcome() is not None:
+        raise CommandError(
+            f"Board {pos.board.number} is over; no more moves can be made.",
+            board_text=board_text(pos, seat),
+        )
+    if seat not in pos.to_move():
+        movers = " and ".join(pos.userid(s) for s in sorted(pos.to_move()))
+        raise CommandError(
+            f"It is not your turn on board {pos.board.number}; it is {movers}'s turn.",
+            board_text=board_text(pos, seat),
+        )
 
 
 def resign(ctx: Context, game: AnyGame, number: str, userid: str, password: str) -> None:

@@ -186,7 +186,8 @@ class Seat(Base):
     # A move queued for the seat's next turn: {"move": "K10"}, or conditional on the
     # opponent's coming move: {"when": [["L11", "K10"], ["M2", "J9"]]}.
     queued: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    # A move sent with `submit` (with its #n guard, as typed), played by `confirm`.
+    # A move sent with `submit`, in the game's notation with its #n guard ("2B3#4"), played
+    # by `confirm` (pbm.boards.submission).
     submitted: Mapped[str | None] = mapped_column(Text, nullable=True)
     # Seconds this seat has been to move, summed over its finished turns (the running one
     # counts from waiting_since): what a total-time board limits, what clock blocks print.

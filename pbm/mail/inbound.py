@@ -441,6 +441,7 @@ def _is_confirm(line: str) -> bool:
     if not is_command(line):
         return False
     try:
-        return parse(line).command.name == "confirm"
+        invocation = parse(line)
+        return invocation.command.name == "confirm" and invocation.game is None  # not a move
     except CommandError:
         return False

@@ -341,4 +341,4 @@ def test_help_tells_how_to_vote_and_preview(players):
     assert "  GAME move 101 alice pw propose\n" in general and "(see: help votes)" in general
     assert "  GAME preview 101 alice pw 2B3 4A2\n" in general
     commands = one(players(STRANGER, "help commands")).body
-    assert "  game preview board[#n] userid password move [move ...]" in commands
+    assert "  game preview board[#n] [userid password] move ... | new N move ..." in commands

@@ -7,9 +7,10 @@ players and a spectator, `show` and each player's `showas` after every move (pub
 own views, hidden moves included), and at the end the listings (`GAME games`,
 `games USERID`, `list`), `history` and `standings`; during random games every kind of
 refused command (illegal moves, out of turn, stale #n, wrong passwords, unknown boards,
-games and commands, malformed options), votes, queues, previews, chats and end notices;
-and the account, talk and clock mails: signup, confirmation requests, wrong-password
-notices, vacation, messages, broadcasts, farewells, nags, last calls and forfeits.
+games and commands, malformed options), votes, queues, previews, replays, submissions,
+chats and end notices; and the account, talk and clock mails: signup, confirmation
+requests, wrong-password notices, vacation, messages, broadcasts, farewells, nags, last
+calls and forfeits.
 """
 
 from __future__ import annotations
@@ -117,6 +118,10 @@ def refusals(played: Played, number: int) -> None:
                  "{w} move {board} {mover} Wrong-pw-1 " + legal,
                  "{w} preview {board} {mover} {pw} " + legal + " " + JUNK,
                  "{w} preview {board} {mover} {pw} " + legal,
+                 "{w} preview {board} " + legal, "{w} prev new 2 " + legal + " " + JUNK,
+                 "{w} replay {board} 1", "{w} replay {board} 1 " + legal + " " + JUNK,
+                 "{w} submit {board} {mover} {pw} " + JUNK,
+                 "{w} submit {board} {mover} {pw} " + legal,
                  "{w} queue {board} {mover} {pw} " + legal, "{w} move {board} {mover} {pw} accept",
                  "{w} resign 999 {mover} {pw}", "{w} chat 999 {mover} {pw}",
                  "{w} limit {mover} {pw} many", "{w} seek {mover} {pw} -1",
@@ -125,7 +130,8 @@ def refusals(played: Played, number: int) -> None:
     for line in ("{w} move {board} {other} {pw} " + legal,
                  "{w} queue {board} {other} {pw} " + legal,
                  "{w} queue {board} {other} {pw} " + legal + " if " + JUNK,
-                 "{w} queue {board} {other} {pw} clear"):
+                 "{w} queue {board} {other} {pw} clear",
+                 "{w} submit {board} {other} {pw} " + legal, "{w} confirm {board} {other} {pw}"):
         as_(other, line)
     # Votes, each answered: a takeback refused, a draw (with comments) turned down.
     as_(other, "{w} move {board} {other} {pw} undo")
@@ -153,6 +159,8 @@ def test_every_refusal_and_answer_during_a_random_game_fits(players, word):
                        looks=lambda played, n: refusals(played, n) if n % 13 == 1 else None)
     subjects = {reply.subject for _, reply in played.replies}
     assert f"{registry.get(word).info.title} Board {BOARD} has ended" in subjects  # dave's
+    assert {f"{registry.get(word).info.title} Board {BOARD} {kind}"
+            for kind in ("Submitted", "Replay")} <= subjects
     errors = [r for _, r in played.replies if r.subject.lower().endswith("error")]
     assert len(errors) > 30
     assert_fits(played.replies)

@@ -253,6 +253,19 @@ def test_confirm_as_the_first_line_of_a_reply_is_the_command():
     assert commands(mail("multiple", "confirm TOKEN\nhelp\n")).lines == ["confirm TOKEN", "help"]
 
 
+def test_a_game_s_confirm_is_a_move_not_an_address_confirmation():
+    """`trou confirm 101 bob pw` plays a submitted move (issue 25): run wherever a command
+    may stand, as the Subject of a reply (its body the comment) and below the first line."""
+    found = commands(mail("Re: trou confirm 101 bob pw", "Looks right.\n"))
+    assert found.lines == ["trou confirm 101 bob pw"] and found.comment == "Looks right."
+    assert not found.answers_request
+    found = commands(mail("multiple", "trou submit 101 bob pw 2B3\ntrou confirm 101 bob pw\n"))
+    assert found.lines == ["trou submit 101 bob pw 2B3", "trou confirm 101 bob pw"]
+    assert found.confirms_left_out == 0
+    found = commands(mail("Re: Trou Board 101 Submitted", "trou confirm 101 bob pw\nhelp\n"))
+    assert found.lines == ["trou confirm 101 bob pw", "help"]
+
+
 def test_confirm_below_the_first_line_is_left_out():
     """A program sending our request back without "> " must not confirm it."""
     echo = ("I am away until Monday.\n\nSomeone writing from x@y asked ...\n\n"
