@@ -283,14 +283,22 @@ def do_games(ctx: Context, inv: Invocation) -> None:
     if [word.lower() for word in inv.args] == ["seek"]:
         send_seekers(ctx, game)  # pbmserv's `GAME games seek`: who wants games
         return
-    which = Which.ACTIVE
+    which, first = Which.ACTIVE, None
     userids = []
     for word in inv.args:
         if word.lower() in SELECTORS:
             which = Which(word.lower())
+        elif word.isascii() and word.isdigit():  # userids start with a letter
+            if first is not None:
+                raise CommandError(f"Name one board to list from. Write: {usage(inv)}")
+            first = int(word) if len(word) <= 9 else 10**9  # past every board number
         else:
             userids.append(word)
-    send_listing(ctx, game, [require_user(ctx, u, signed_off_too=True) for u in userids], which)
+    if which is Which.NEXT and not userids:
+        raise CommandError(f"'next' lists the boards where it is a player's turn: name the "
+                           f"player. Write: {game.info.name} games userid next")
+    send_listing(ctx, game, [require_user(ctx, u, signed_off_too=True) for u in userids], which,
+                 first)
 
 
 HELP = game_command(Command("help", "", "The rules of the game and how to write its moves.",
@@ -313,9 +321,10 @@ SHOWAS = game_command(Command(
     "Mail boards as you see them, with what only you may see.", do_showas, least=2,
     secret_args=(1,), login=(0, 1)))
 GAMES = game_command(Command(
-    "games", "[userid ...] [active|inactive|next|all] | seek",
-    "List boards of this game, of everyone or of the named players; 'seek': the players "
-    "seeking games.", do_games))
+    "games", "[userid ...] [active|inactive|next|all] [board] | seek",
+    "List boards of this game, of everyone or of the named players, from the board numbered "
+    "(if given) on; 'next': where it is their turn; 'seek': the players seeking games.",
+    do_games))
 RESIGN = game_command(Command(
     "resign", "board userid password",
     "Resign. Out of turn it is queued for your next turn (send again to take it back); "

@@ -50,35 +50,44 @@ def boards(players):
     return run
 
 
-LINE_101 = "  101  alice (Red), bob (Black)  Please start the game alice."
-LINE_102 = "  102  bob (Red), carol (Black)  Game won by carol."
-LINE_104 = "  104  carol (Red), alice (Black)  It is alice's turn."
+# pbmserv's columns; each listing's seat columns are as wide as its widest name.
+HEAD = "Board  Move  Red    Black  Board Status"
+ROW_101 = "  101     0  alice  bob    alice to start"
+ROW_102 = "  102     2  bob    carol  carol Won"
+ROW_104 = "  104     1  carol  alice  alice's turn"
+FINISHED = "Trou boards finished in the last 14 days:"
 
 
 def test_list_game_and_games_show_boards(boards):
     run = boards
-    # 102 ended just now: it stays in the active list until it is archived.
-    expected = f"Active Trou boards:\n\n{LINE_101}\n{LINE_102}\n{LINE_104}\n"
+    # 102 ended just now: it stays listed until it is archived, but not as an active board.
+    expected = (f"Active Trou boards:\n\n{HEAD}\n{ROW_101}\n{ROW_104}\n\n"
+                f"{FINISHED}\n\n{HEAD}\n{ROW_102}\n")
     for line in ("list trou", "list TROU", "trou games", "Trou GAMES active"):
         reply = one(run(STRANGER, line))
         assert (reply.subject, reply.body) == ("List of Trou games", expected), line
 
     assert one(run(STRANGER, "trou games all")).body == \
-        f"All Trou boards:\n\n{LINE_101}\n{LINE_102}\n{LINE_104}\n"  # never 103, declined
+        f"All Trou boards:\n\n{HEAD}\n{ROW_101}\n{ROW_102}\n{ROW_104}\n"  # never 103, declined
     assert one(run(STRANGER, "trou games inactive")).body == \
-        f"Inactive Trou boards:\n\n{LINE_102}\n"
+        "Inactive Trou boards:\n\nBoard  Move  Red  Black  Board Status\n" \
+        "  102     2  bob  carol  carol Won\n"  # the columns fit the names listed
     assert one(run(STRANGER, "trou games alice")).body == \
-        f"Active Trou boards of alice:\n\n{LINE_101}\n{LINE_104}\n"
+        f"Active Trou boards of alice:\n\n{HEAD}\n{ROW_101}\n{ROW_104}\n"
     assert one(run(STRANGER, "trou games alice next")).body == \
-        f"Next Trou boards of alice:\n\n{LINE_101}\n{LINE_104}\n"
+        f"Next Trou boards of alice:\n\n{HEAD}\n{ROW_101}\n{ROW_104}\n"
     assert one(run(STRANGER, "trou games bob next")).body == \
         "Next Trou boards of bob:\n\n  (none)\n"
     assert one(run(STRANGER, "trou games bob carol all")).body == \
-        f"All Trou boards of bob, carol:\n\n{LINE_101}\n{LINE_102}\n{LINE_104}\n"
+        f"All Trou boards of bob, carol:\n\n{HEAD}\n{ROW_101}\n{ROW_102}\n{ROW_104}\n"
     assert one(run(STRANGER, "trou games bob inactive")).body == \
-        f"Inactive Trou boards of bob:\n\n{LINE_102}\n"
+        "Inactive Trou boards of bob:\n\nBoard  Move  Red  Black  Board Status\n" \
+        "  102     2  bob  carol  carol Won\n"
     assert one(run(STRANGER, "trou games carol next")).body == \
         "Next Trou boards of carol:\n\n  (none)\n"
+    assert one(run(STRANGER, "trou games carol")).body == \
+        f"Active Trou boards of carol:\n\n{HEAD}\n{ROW_104}\n\n" \
+        f"Trou boards of carol finished in the last 14 days:\n\n{HEAD}\n{ROW_102}\n"
 
     err = error(run(STRANGER, "trou games zed"))
     assert err.subject == "Trou error"
