@@ -11,6 +11,7 @@ from pbm.commands import (  # noqa: F401,E402
     policy,
     preview,
     queue,
+    show_all,
     standing_commands,
     talk,
     turn_list,
