@@ -109,9 +109,35 @@ def test_list_of_an_unknown_game_is_a_clear_error(run):
 def test_help_general(run):
     reply = one(run(STRANGER, "help"))
     assert reply.to == (STRANGER,)
-    assert reply.body == load_page("general")
+    # The page, then the topics (generated: see the next tests).
+    assert reply.body.startswith(load_page("general") + "\nHelp topics\n")
     assert reply.body.startswith("Help For pbm\n")
     assert one(run(STRANGER, "HELP")).body == reply.body
+    assert one(run(STRANGER, "help general")).body == reply.body
+
+
+def shipped_pages() -> list[str]:
+    """The help pages in pbm/help/, read from the folder itself."""
+    import pbm.help
+
+    folder = __import__("pathlib").Path(pbm.help.__file__).parent
+    return sorted(path.stem for path in folder.glob("*.txt"))
+
+
+def test_every_help_page_is_in_both_topic_lists(run):
+    """`votes` was a page nobody could find: the lists were written by hand."""
+    pages = shipped_pages()
+    assert {"general", "bots", "votes", "tutorial"} <= set(pages)
+    general = flat(one(run(STRANGER, "help")).body).split("Help topics ", 1)[1]
+    assert general.startswith("Send 'help TOPIC' for any of: ")
+    listed = general.split(": ", 1)[1].rstrip(".").split(", ")
+    unknown = flat(error(run(STRANGER, "help nosuch")).body).split("Topics: ", 1)[1]
+    assert unknown.split(". ", 1)[0].split(", ") == listed
+    for page in pages:
+        assert page in listed, page
+        assert one(run(STRANGER, f"help {page}")).kind == "answer", page
+    assert listed == ["general", "commands", *sorted(set(pages) - {"general"}),
+                      *registry.names()]
 
 
 def test_help_commands_lists_every_command_with_its_syntax(run):
@@ -149,7 +175,7 @@ def test_help_on_an_unknown_topic_lists_the_topics(run):
     assert err.subject == "pbm error"
     assert "There is no help on 'nosuch'." in err.body
     topics = flat(err.body).split("Topics: ", 1)[1].split(". ", 1)[0].split(", ")
-    assert topics == ["general", "commands", "bots", *registry.names()]
+    assert topics == ["general", "commands", "bots", "tutorial", "votes", *registry.names()]
     for topic in topics:  # every topic offered works
         assert one(run(STRANGER, f"help {topic}")).kind == "answer"
 
