@@ -316,9 +316,12 @@ def test_listings_by_mail_stop_in_the_query(many_boards: Pbm):
         out = many_boards.ok("run", "--from", "u00001@bench.test", "loophole games")
     finally:
         event.remove(Engine, "before_cursor_execute", spy)
-    board_lines = [line for line in out.splitlines() if "(Black)" in line]
+    # pbmserv's rows: the board number right-aligned in the first five columns.
+    board_lines = [line for line in out.splitlines() if line[:5].strip().isdigit()]
     assert len(board_lines) == 200
     assert "More than 200 boards: the first 200 are listed." in out
+    last = int(board_lines[-1].split()[0])
+    assert f"For the next ones send:\n  loophole games {last + 1}\n" in out
     listing = [s for s in statements if s.lstrip().startswith("SELECT boards.id")]
     assert listing and all("LIMIT" in s for s in listing), listing
 

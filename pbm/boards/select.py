@@ -82,7 +82,9 @@ CHUNK = 500  # boards read at once where a listing streams
 class Which(StrEnum):
     """Which of a player's boards (or a game's) a listing or `show` means."""
 
-    ACTIVE = "active"  # in play; in a listing, also finished but not yet archived
+    # In play; in a listing, also finished but not yet archived (pbmserv's active list),
+    # which the listing puts under a heading of their own, never under "Active".
+    ACTIVE = "active"
     INACTIVE = "inactive"  # finished
     NEXT = "next"  # active, and the player's turn
     ALL = "all"
@@ -90,15 +92,19 @@ class Which(StrEnum):
 
 def boards(session: Session, *, game: str | None = None, user: User | None = None,
            which: Which = Which.ACTIVE, archived_before: datetime | None = None,
-           limit: int | None = None, to_change: bool = False) -> list[Board]:
+           limit: int | None = None, to_change: bool = False,
+           first: int | None = None) -> list[Board]:
     """Boards by number: of one game or all, of one player or everyone, `which` of them, the
-    first `limit` of them. Declined boards are gone for everyone (see `_query`).
+    first `limit` of them (numbered `first` or more, where a listing goes on from a board).
+    Declined boards are gone for everyone (see `_query`).
 
     With `archived_before` the boards are for a listing: boards finished before then are
     archived and left out, and ACTIVE ("the active list") also holds those finished since.
     Without it, ACTIVE means boards in play and finished boards are kept forever.
     `to_change`: locked until the commit, as `load_board` locks one."""
     query = _query(game=game, user=user, which=which, archived_before=archived_before)
+    if first is not None:
+        query = query.where(Board.number >= first)
     if to_change:
         query = _locked(query)
     if which is Which.NEXT and user is not None:

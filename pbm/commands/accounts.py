@@ -29,7 +29,7 @@ from pbm.context import CommandError, Context, Reply, shorten
 from pbm.db.models import Address, User
 from pbm.games import registry
 from pbm.games.bot_names import strength_of
-from pbm.help import NoSuchPage, load_page
+from pbm.help import NoSuchPage, load_page, page_names
 from pbm.views.boardmail import announce_decline, send_board
 from pbm.views.listings import games_on_offer, send_listing
 from pbm.views.news import tell
@@ -260,12 +260,23 @@ def help_topic(topic: str, bots: BotSettings) -> tuple[str, str]:
     if game is not None:
         info = registry.get(game).info
         return f"{info.title} Help", registry.get(game).help_page()
+    if topic == "general":
+        listed = textwrap.wrap("Send 'help TOPIC' for any of: " + ", ".join(help_topics())
+                               + ".", WIDTH, break_on_hyphens=False)
+        return "Help: general", "\n".join([load_page(topic), "Help topics", *listed, ""])
     try:
         return f"Help: {topic}", load_page(topic)
     except NoSuchPage:
-        topics = ", ".join(["general", "commands", "bots", *registry.names()])
+        topics = ", ".join(help_topics())
         raise CommandError(f"There is no help on '{shorten(topic)}'. Topics: {topics}.") \
             from None
+
+
+def help_topics() -> list[str]:
+    """Every topic `help` answers, from the pages shipped (a new page is listed without
+    anyone remembering to): general and commands first, then the pages, then the games."""
+    pages = sorted(page_names() - {"general"})
+    return list(dict.fromkeys(["general", "commands", *pages, *registry.names()]))
 
 
 def commands_page() -> str:

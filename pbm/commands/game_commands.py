@@ -204,7 +204,8 @@ def view_as(ctx: Context, number: int, upto: int | None = None,
     return view(board, upto, viewer, ctx.now)
 
 
-def _send_view(ctx: Context, board: Board, upto: int | None, viewer: int | None) -> None:
+def send_view(ctx: Context, board: Board, upto: int | None, viewer: int | None) -> None:
+    """The board in a mail of its own to the sender, as `viewer` sees it (`show`'s mail)."""
     pos, page = _page(board, upto, viewer, ctx.now)
     answer_board(ctx, f"{pos.title} Board {board.number}", page,
                  Pictures(pos.game, pos.state), viewer)
@@ -241,9 +242,14 @@ def _select(ctx: Context, inv: Invocation, user: User | None,
     return [(board, None) for board in found], ""
 
 
+TOO_MUCH_MAIL = "This would generate too much mail -- please refine request."  # pbmserv's
+
+
 def do_show(ctx: Context, inv: Invocation) -> None:
     user = None
     words = list(inv.args)
+    if not words or words[0].lower() in SELECTORS:  # every board of everyone
+        raise CommandError(f"{TOO_MUCH_MAIL} Name boards or a player. Write: {usage(inv)}")
     if not words[0].split("#")[0].isdigit():
         user = require_user(ctx, words.pop(0), signed_off_too=True)
     selected, note = _select(ctx, inv, user, words)
@@ -251,7 +257,7 @@ def do_show(ctx: Context, inv: Invocation) -> None:
     if not selected and user is not None:  # board numbers always select (or are refused)
         ctx.answer(f"{title} show", f"{user.userid} has no such boards.\n")
     for board, upto in selected:
-        _send_view(ctx, board, upto, None)
+        send_view(ctx, board, upto, None)
     if note:
         ctx.answer(f"{title} show", note)
 
@@ -264,7 +270,7 @@ def do_showas(ctx: Context, inv: Invocation) -> None:
         ctx.answer(f"{title} showas", f"{user.userid} has no such {title} boards.\n")
     for board, upto in selected:
         # On a board the user does not play, showas gives the public view.
-        _send_view(ctx, board, upto, seat_of(board, user))
+        send_view(ctx, board, upto, seat_of(board, user))
     if note:
         ctx.answer(f"{title} showas", note)
 
@@ -275,14 +281,22 @@ def do_games(ctx: Context, inv: Invocation) -> None:
     if [word.lower() for word in inv.args] == ["seek"]:
         send_seekers(ctx, game)  # pbmserv's `GAME games seek`: who wants games
         return
-    which = Which.ACTIVE
+    which, first = Which.ACTIVE, None
     userids = []
     for word in inv.args:
         if word.lower() in SELECTORS:
             which = Which(word.lower())
+        elif word.isascii() and word.isdigit():  # userids start with a letter
+            if first is not None:
+                raise CommandError(f"Name one board to list from. Write: {usage(inv)}")
+            first = int(word) if len(word) <= 9 else 10**9  # past every board number
         else:
             userids.append(word)
-    send_listing(ctx, game, [require_user(ctx, u, signed_off_too=True) for u in userids], which)
+    if which is Which.NEXT and not userids:
+        raise CommandError(f"'next' lists the boards where it is a player's turn: name the "
+                           f"player. Write: {game.info.name} games userid next")
+    send_listing(ctx, game, [require_user(ctx, u, signed_off_too=True) for u in userids], which,
+                 first)
 
 
 HELP = game_command(Command("help", "", "The rules of the game and how to write its moves.",
@@ -299,15 +313,17 @@ MOVE = game_command(Command(
     takes_comment=True))
 SHOW = game_command(Command(
     "show", "board[#n] ... | userid [active|inactive|next|all]",
-    "Mail the public view of boards (#n: as it was after move n).", do_show, least=1))
+    "Mail the public view of boards (#n: as it was after move n), each in its own mail.",
+    do_show))
 SHOWAS = game_command(Command(
     "showas", "userid password [board ...|active|inactive|next|all]",
     "Mail boards as you see them, with what only you may see.", do_showas, least=2,
     secret_args=(1,), login=(0, 1)))
 GAMES = game_command(Command(
-    "games", "[userid ...] [active|inactive|next|all] | seek",
-    "List boards of this game, of everyone or of the named players; 'seek': the players "
-    "seeking games.", do_games))
+    "games", "[userid ...] [active|inactive|next|all] [board] | seek",
+    "List boards of this game, of everyone or of the named players, from the board numbered "
+    "(if given) on; 'next': where it is their turn; 'seek': the players seeking games.",
+    do_games))
 RESIGN = game_command(Command(
     "resign", "board userid password",
     "Resign. Out of turn it is queued for your next turn (send again to take it back); "

@@ -80,7 +80,3 @@ account_command(Command(
     "games", f"[userid] [{SELECTORS}]",
     "List your boards (or the player's) in every game, one line each; * marks those where "
     "it is that player's turn, 'next' lists only those.", do_turn_list, most=2))
-account_command(Command(
-    "all show", f"userid [{SELECTORS}]",
-    "The same list for the player named: every board in every game.", do_turn_list,
-    least=1, most=2))

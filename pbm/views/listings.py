@@ -8,9 +8,10 @@ from pbm.boards.position import Position, position
 from pbm.boards.select import Which, archive_cutoff, boards
 from pbm.config import BotSettings
 from pbm.context import Context
-from pbm.db.models import Board, User
+from pbm.db.models import Board, BoardStatus, User
 from pbm.games import registry
 from pbm.games.base import AnyGame
+from pbm.views.board_table import Columns, board_table
 from pbm.views.boardmail import turn_line
 from pbm.width import WIDTH, fit
 
@@ -33,16 +34,18 @@ ROW_HANG = 7
 
 
 def list_boards(ctx: Context, game: AnyGame | None, users: list[User], which: Which,
-                limit: int | None = None) -> list[Board]:
+                limit: int | None = None, first: int | None = None) -> list[Board]:
     """The boards `which` of them that a listing shows (archived ones are gone), of one game
-    or all, of the named players or of everyone; the first `limit` of them."""
+    or all, of the named players or of everyone; the first `limit` of them, numbered `first`
+    or more."""
     name = game.info.name if game is not None else None
     cutoff = archive_cutoff(ctx)
     if not users:
-        return boards(ctx.session, game=name, which=which, archived_before=cutoff, limit=limit)
+        return boards(ctx.session, game=name, which=which, archived_before=cutoff, limit=limit,
+                      first=first)
     seen = {board.id: board for user in users
             for board in boards(ctx.session, game=name, user=user, which=which,
-                                archived_before=cutoff, limit=limit)}
+                                archived_before=cutoff, limit=limit, first=first)}
     return [seen[number] for number in sorted(seen)][:limit]
 
 
@@ -57,14 +60,35 @@ def listed(ctx: Context, game: AnyGame | None, users: list[User],
                                       "example with 'next'."]
 
 
-def send_listing(ctx: Context, game: AnyGame, users: list[User], which: Which) -> None:
-    title = game.info.title
-    found, note = listed(ctx, game, users, which)
+def send_listing(ctx: Context, game: AnyGame, users: list[User], which: Which,
+                 first: int | None = None) -> None:
+    """pbmserv's `GAME games`: the table of the boards `which` of them, of the named players
+    or of everyone, from board `first` on; at most LISTED_LINES, and how to ask for more."""
+    info = game.info
+    found = list_boards(ctx, game, users, which, LISTED_LINES + 1, first)
+    shown = [position(board) for board in found[:LISTED_LINES]]
+    columns = Columns.fitting(info, shown)
     whose = f" of {', '.join(u.userid for u in users)}" if users else ""
-    lines = [f"{which.capitalize()} {title} boards{whose}:", ""]
-    lines += [fit(board_line(b), hang=ROW_HANG) for b in found] or ["  (none)"]
-    lines += note
-    ctx.answer(f"List of {title} games", "\n".join(lines) + "\n")
+    if which is Which.ACTIVE:
+        # Boards that ended lately stay listed (pbmserv's active list) under their own
+        # heading: a finished board is not an active one.
+        playing = [pos for pos in shown if pos.board.status == BoardStatus.ACTIVE]
+        ended = [pos for pos in shown if pos.board.status != BoardStatus.ACTIVE]
+        lines = [fit(f"Active {info.title} boards{whose}:"), "", *board_table(columns, playing)]
+        if ended:
+            days = ctx.time.archive_days
+            lines += ["", fit(f"{info.title} boards{whose} finished in the last {days} days:"),
+                      "", *board_table(columns, ended)]
+    else:
+        lines = [fit(f"{which.capitalize()} {info.title} boards{whose}:"), "",
+                 *board_table(columns, shown)]
+    if len(found) > LISTED_LINES:
+        words = [info.name, "games", *(u.userid for u in users)]
+        words += [] if which is Which.ACTIVE else [which.value]
+        lines += ["", fit(f"More than {LISTED_LINES} boards: the first {LISTED_LINES} are "
+                          "listed. For the next ones send:"),
+                  fit("  " + " ".join([*words, str(found[LISTED_LINES].number)]), hang=2)]
+    ctx.answer(f"List of {info.title} games", "\n".join(lines) + "\n")
 
 
 def games_on_offer(bots: BotSettings) -> str:

@@ -381,6 +381,20 @@ def test_show_by_userid_with_selectors(players):
     assert "There is no user 'zed'" in err.body
 
 
+def test_show_naming_no_board_and_no_player_is_refused_as_pbmserv_refuses_it(players):
+    """`trou show` (or with a selector only) would be every board of everyone."""
+    run = players
+    start_trou(run, "alice", "bob")
+    before = run.snapshot()
+    for line in ("trou show", "trou show next", "trou show ALL", "trou show active"):
+        err = error(run(STRANGER, line))
+        assert err.subject == "Trou error", line
+        assert flat(err.body).startswith(
+            "This would generate too much mail -- please refine request. Name boards or a "
+            "player. Write: trou show board[#n] ... | userid [active|inactive|next|all]"), line
+    assert run.snapshot() == before
+
+
 def test_showas_gives_the_players_own_view(players):
     run = players
     start_trou(run, "alice", "bob")  # 101: alice to move

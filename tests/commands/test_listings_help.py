@@ -50,35 +50,44 @@ def boards(players):
     return run
 
 
-LINE_101 = "  101  alice (Red), bob (Black)  Please start the game alice."
-LINE_102 = "  102  bob (Red), carol (Black)  Game won by carol."
-LINE_104 = "  104  carol (Red), alice (Black)  It is alice's turn."
+# pbmserv's columns; each listing's seat columns are as wide as its widest name.
+HEAD = "Board  Move  Red    Black  Board Status"
+ROW_101 = "  101     0  alice  bob    alice to start"
+ROW_102 = "  102     2  bob    carol  carol Won"
+ROW_104 = "  104     1  carol  alice  alice's turn"
+FINISHED = "Trou boards finished in the last 14 days:"
 
 
 def test_list_game_and_games_show_boards(boards):
     run = boards
-    # 102 ended just now: it stays in the active list until it is archived.
-    expected = f"Active Trou boards:\n\n{LINE_101}\n{LINE_102}\n{LINE_104}\n"
+    # 102 ended just now: it stays listed until it is archived, but not as an active board.
+    expected = (f"Active Trou boards:\n\n{HEAD}\n{ROW_101}\n{ROW_104}\n\n"
+                f"{FINISHED}\n\n{HEAD}\n{ROW_102}\n")
     for line in ("list trou", "list TROU", "trou games", "Trou GAMES active"):
         reply = one(run(STRANGER, line))
         assert (reply.subject, reply.body) == ("List of Trou games", expected), line
 
     assert one(run(STRANGER, "trou games all")).body == \
-        f"All Trou boards:\n\n{LINE_101}\n{LINE_102}\n{LINE_104}\n"  # never 103, declined
+        f"All Trou boards:\n\n{HEAD}\n{ROW_101}\n{ROW_102}\n{ROW_104}\n"  # never 103, declined
     assert one(run(STRANGER, "trou games inactive")).body == \
-        f"Inactive Trou boards:\n\n{LINE_102}\n"
+        "Inactive Trou boards:\n\nBoard  Move  Red  Black  Board Status\n" \
+        "  102     2  bob  carol  carol Won\n"  # the columns fit the names listed
     assert one(run(STRANGER, "trou games alice")).body == \
-        f"Active Trou boards of alice:\n\n{LINE_101}\n{LINE_104}\n"
+        f"Active Trou boards of alice:\n\n{HEAD}\n{ROW_101}\n{ROW_104}\n"
     assert one(run(STRANGER, "trou games alice next")).body == \
-        f"Next Trou boards of alice:\n\n{LINE_101}\n{LINE_104}\n"
+        f"Next Trou boards of alice:\n\n{HEAD}\n{ROW_101}\n{ROW_104}\n"
     assert one(run(STRANGER, "trou games bob next")).body == \
         "Next Trou boards of bob:\n\n  (none)\n"
     assert one(run(STRANGER, "trou games bob carol all")).body == \
-        f"All Trou boards of bob, carol:\n\n{LINE_101}\n{LINE_102}\n{LINE_104}\n"
+        f"All Trou boards of bob, carol:\n\n{HEAD}\n{ROW_101}\n{ROW_102}\n{ROW_104}\n"
     assert one(run(STRANGER, "trou games bob inactive")).body == \
-        f"Inactive Trou boards of bob:\n\n{LINE_102}\n"
+        "Inactive Trou boards of bob:\n\nBoard  Move  Red  Black  Board Status\n" \
+        "  102     2  bob  carol  carol Won\n"
     assert one(run(STRANGER, "trou games carol next")).body == \
         "Next Trou boards of carol:\n\n  (none)\n"
+    assert one(run(STRANGER, "trou games carol")).body == \
+        f"Active Trou boards of carol:\n\n{HEAD}\n{ROW_104}\n\n" \
+        f"Trou boards of carol finished in the last 14 days:\n\n{HEAD}\n{ROW_102}\n"
 
     err = error(run(STRANGER, "trou games zed"))
     assert err.subject == "Trou error"
@@ -100,9 +109,35 @@ def test_list_of_an_unknown_game_is_a_clear_error(run):
 def test_help_general(run):
     reply = one(run(STRANGER, "help"))
     assert reply.to == (STRANGER,)
-    assert reply.body == load_page("general")
+    # The page, then the topics (generated: see the next tests).
+    assert reply.body.startswith(load_page("general") + "\nHelp topics\n")
     assert reply.body.startswith("Help For pbm\n")
     assert one(run(STRANGER, "HELP")).body == reply.body
+    assert one(run(STRANGER, "help general")).body == reply.body
+
+
+def shipped_pages() -> list[str]:
+    """The help pages in pbm/help/, read from the folder itself."""
+    import pbm.help
+
+    folder = __import__("pathlib").Path(pbm.help.__file__).parent
+    return sorted(path.stem for path in folder.glob("*.txt"))
+
+
+def test_every_help_page_is_in_both_topic_lists(run):
+    """`votes` was a page nobody could find: the lists were written by hand."""
+    pages = shipped_pages()
+    assert {"general", "bots", "votes", "tutorial"} <= set(pages)
+    general = flat(one(run(STRANGER, "help")).body).split("Help topics ", 1)[1]
+    assert general.startswith("Send 'help TOPIC' for any of: ")
+    listed = general.split(": ", 1)[1].rstrip(".").split(", ")
+    unknown = flat(error(run(STRANGER, "help nosuch")).body).split("Topics: ", 1)[1]
+    assert unknown.split(". ", 1)[0].split(", ") == listed
+    for page in pages:
+        assert page in listed, page
+        assert one(run(STRANGER, f"help {page}")).kind == "answer", page
+    assert listed == ["general", "commands", *sorted(set(pages) - {"general"}),
+                      *registry.names()]
 
 
 def test_help_commands_lists_every_command_with_its_syntax(run):
@@ -140,7 +175,7 @@ def test_help_on_an_unknown_topic_lists_the_topics(run):
     assert err.subject == "pbm error"
     assert "There is no help on 'nosuch'." in err.body
     topics = flat(err.body).split("Topics: ", 1)[1].split(". ", 1)[0].split(", ")
-    assert topics == ["general", "commands", "bots", *registry.names()]
+    assert topics == ["general", "commands", "bots", "tutorial", "votes", *registry.names()]
     for topic in topics:  # every topic offered works
         assert one(run(STRANGER, f"help {topic}")).kind == "answer"
 

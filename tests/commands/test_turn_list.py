@@ -1,4 +1,4 @@
-"""A player's turn list (`games`, `all show`), `next` selectors, and archiving from listings."""
+"""A player's turn list (`games`), `all show`, `next` selectors, and archiving from listings."""
 
 from __future__ import annotations
 
@@ -101,26 +101,96 @@ def test_games_lists_every_board_of_the_sender_in_every_game_marking_their_turn(
         LINE_101, LINE_102, LINE_103, LINE_104, ""])  # never 105, declined; 106 is not hers
 
 
-def test_all_show_and_games_userid_give_the_same_list_to_anyone(boards):
+def test_games_userid_gives_the_same_list_to_anyone(boards):
     run = boards
     expected = listing(run, "games", 1, sender=ALICE)
-    for line in ("all show alice", "ALL SHOW Alice active", "games alice", "Games ALICE all"):
+    for line in ("games alice", "Games ALICE all", "GAMES Alice active"):
         assert listing(run, line, 1) == expected, line
     assert listing(run, "games alice next", 1) == "\n".join([
         "Boards where it is alice's turn, in every game:", KEY, "",
         LINE_101, LINE_102, LINE_103, ""])
-    assert listing(run, "all show alice next", 1) == listing(run, "games alice next", 1)
     assert listing(run, "games alice inactive", 1) == "\n".join([
         "Finished boards of alice in every game:", KEY, "", LINE_104, ""])
 
 
+# ----- all show: the boards themselves ----------------------------------------------------
+def subjects(run: Runner, line: str, sender: str = STRANGER) -> list[str]:
+    return [r.subject for r in run(sender, line, now=ENDED + timedelta(days=1))]
+
+
+def test_all_show_mails_each_board_of_every_game_as_show_does(boards):
+    """pbmserv's `all show userid`: the boards, not a list of them (it was the turn list)."""
+    run = boards
+    replies = run(STRANGER, "all show alice", now=ENDED)
+    assert [r.subject for r in replies] == ["Trou Board 101", "Pipeline Board 102",
+                                            "Trou Board 103"]  # in play: not 104, 105, 106
+    for reply in replies:  # each the public view, as `GAME show NUMBER` mails it
+        game, _, number = reply.subject.split()
+        assert reply.kind == "answer" and reply.to == (STRANGER,)
+        assert reply.body == one(run(STRANGER, f"{game.lower()} show {number}", now=ENDED)).body
+    assert subjects(run, "ALL SHOW Alice active") == \
+        ["Trou Board 101", "Pipeline Board 102", "Trou Board 103"]
+    assert subjects(run, "all show alice next") == \
+        ["Trou Board 101", "Pipeline Board 102", "Trou Board 103"]
+    assert subjects(run, "all show bob next") == ["Trou Board 106"]
+    assert subjects(run, "all show alice inactive") == ["Trou Board 104"]
+    assert subjects(run, "all show alice all") == \
+        ["Trou Board 101", "Pipeline Board 102", "Trou Board 103", "Trou Board 104"]
+    # Finished boards stay for show, as for `GAME show`: archiving is for the lists.
+    assert [r.subject for r in run(STRANGER, "all show alice inactive",
+                                   now=ENDED + timedelta(days=400))] == ["Trou Board 104"]
+    assert one(run(STRANGER, "all show carol inactive", now=ENDED)).body == \
+        "carol has no such boards.\n"
+
+
+def test_all_show_stops_at_the_boards_one_command_may_show_and_names_the_rest(boards):
+    from dataclasses import replace
+
+    run = boards
+    run.limits = replace(run.limits, boards_per_command=2)
+    replies = run(STRANGER, "all show alice all", now=ENDED)
+    assert [r.subject for r in replies] == ["Trou Board 101", "Pipeline Board 102",
+                                            "Boards of alice"]
+    assert replies[-1].body == (
+        "alice has more such boards than one command shows: the first 2 are shown.\n"
+        "Send these commands for the next ones:\n"
+        "  trou show 103 104\n")
+    run.limits = replace(run.limits, boards_per_command=1)
+    replies = run(STRANGER, "all show alice all", now=ENDED)
+    assert [r.subject for r in replies] == ["Trou Board 101", "Boards of alice"]
+    assert replies[-1].body.endswith(
+        "for the next ones:\n  pipeline show 102\nAnd there are more: 'games alice' lists "
+        "them.\n")
+
+
+def test_the_boards_all_show_leaves_out_are_named_in_commands_that_fit(players):
+    from dataclasses import replace
+
+    run = players
+    run.limits = replace(run.limits, boards_per_command=20, challenges_per_sender_per_day=100,
+                         challenges_per_player_per_day=100)
+    for _ in range(41):
+        challenge(run, "trou", "alice", "bob")
+    replies = run(STRANGER, "all show bob", now=ENDED)
+    assert len(replies) == 21 and replies[19].subject == "Trou Board 120"
+    lines = replies[-1].body.splitlines()
+    assert lines[2:] == [
+        "  trou show " + " ".join(map(str, range(121, 137))),
+        "  trou show " + " ".join(map(str, range(137, 141))),
+        "And there are more: 'games bob' lists them."]
+    assert max(map(len, lines)) <= 76
+    # Each is a command that shows its boards.
+    shown = run(STRANGER, lines[2].strip(), now=ENDED)
+    assert [r.subject for r in shown] == [f"Trou Board {n}" for n in range(121, 137)]
+
+
 def test_the_marker_follows_the_player_asked_about(boards):
-    bob = listing(boards, "all show bob", 1).splitlines()
+    bob = listing(boards, "games bob", 1).splitlines()
     assert bob[1].startswith("(*: bob's turn;")
     marked = [line.split()[2] for line in bob[3:] if line.startswith("*")]
     unmarked = [line.split()[1] for line in bob[3:] if line.startswith(" ")]
     assert (marked, unmarked) == (["106"], ["101", "103", "104"])
-    assert listing(boards, "all show bob next", 1).splitlines()[3:] == \
+    assert listing(boards, "games bob next", 1).splitlines()[3:] == \
         ["* trou          106  bob (Red), carol (Black)  Please start the game bob."]
 
 
@@ -171,9 +241,12 @@ def test_turn_list_errors(boards):
     for line in ("games zed", "all show zed next"):
         err = error(run(STRANGER, line))
         assert "There is no user 'zed'" in err.body, line
-    err = error(run(STRANGER, "all show"))
-    assert "Too few words: the userid is missing. Write: all show userid " \
-        "[next|active|inactive|all]" in " ".join(err.body.split())
+    for line in ("all show", "all show next", "all show all"):  # pbmserv's refusal
+        err = error(run(STRANGER, line))
+        assert "This would generate too much mail -- please refine request. Name the player. " \
+               "Write: all show userid [next|active|inactive|all]" in flat(err.body), line
+    err = error(run(STRANGER, "all show alice bob"))
+    assert "Name one player." in err.body
     err = error(run(STRANGER, "all games alice"))
     assert "Write 'all show userid [next|active|inactive|all]'." in err.body
     err = error(run(STRANGER, "games alice bob"))
@@ -207,11 +280,12 @@ def test_next_selects_exactly_the_boards_where_it_is_the_players_turn(boards):
         assert shown(run, ACCOUNTS[userid][1], f"pipeline showas {userid} {PW[userid]} next") \
             == ["Pipeline Board 102"]
         assert shown(run, STRANGER, f"pipeline show {userid} next") == ["Pipeline Board 102"]
-    assert [line.split()[0] for line in listing(run, "trou games alice next", 1).splitlines()[2:]] \
+    # The listings' rows, below their column headers.
+    assert [line.split()[0] for line in listing(run, "trou games alice next", 1).splitlines()[3:]] \
         == ["101", "103"]
     for userid in ("alice", "carol"):
         assert [line.split()[0] for line in
-                listing(run, f"pipeline games {userid} next", 1).splitlines()[2:]] == ["102"]
+                listing(run, f"pipeline games {userid} next", 1).splitlines()[3:]] == ["102"]
     # carol is not on move on 106 (bob starts) nor anywhere in Trou.
     assert one(run(STRANGER, "trou show carol next", now=ENDED)).body == \
         "carol has no such boards.\n"
@@ -237,15 +311,18 @@ def numbers(body: str) -> list[int]:
     return [int(found.group(1)) for found in map(BOARD_LINE.match, body.splitlines()) if found]
 
 
-@pytest.mark.parametrize("line", ["games alice", "all show alice all", "games alice inactive",
+@pytest.mark.parametrize("line", ["games alice", "games alice all", "games alice inactive",
                                   "trou games", "trou games all", "trou games inactive",
                                   "trou games alice", "trou games bob all", "list trou"])
 def test_a_finished_board_leaves_the_lists_archive_days_after_it_ended(boards, line):
     run = boards
     day_13, day_15 = listing(run, line, 13), listing(run, line, 15)
-    assert "  104  alice (Red), bob (Black)  Game won by alice." in day_13
+    row = "  104     8  alice  bob    alice Won" if "trou" in line else \
+        "  104  alice (Red), bob (Black)  Game won by alice."  # pbmserv's columns, or ours
+    assert row in day_13
     assert "104" not in day_15
-    assert numbers(day_13) == sorted([*numbers(day_15), 104])
+    # (In a game's active list, the boards that ended come after those in play.)
+    assert sorted(numbers(day_13)) == sorted([*numbers(day_15), 104])
     assert 105 not in numbers(day_13)  # declined boards never show
 
 
