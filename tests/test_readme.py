@@ -65,3 +65,40 @@ def test_help_bots_gives_the_figures_of_readmes_table():
         row = re.search(rf"^  {re.escape(name)} +(.*)$", page, re.M)
         assert row, f"help bots has no row for {name}"
         assert [tuple(cell.split("-")) for cell in row.group(1).split()] == figures
+
+
+# pbmserv's commands and spellings (from its framework: see docs/pbmserv.md), each of which
+# the parity page must say what pbm does with.
+PBMSERV_COMMANDS = [
+    "help", "signup", "change password", "change address", "add", "delete", "signoff",
+    "list", "message", "broadcast", "multiple", "all show",
+    "game help", "game challenge", "game move", "game show", "game showas", "game games",
+    "game resign", "game queue", "game submit", "game confirm", "game preview", "game replay",
+    "game standings", "game history", "game subscribe", "game notify", "game chat",
+    "game accept", "game limit", "game seek", "--nagtime", "--forfeittime", "--totaltime",
+    "mvoe", "qmove", "qboard", "moveq", "boardq", "prev", "sub", "unsub",
+]
+
+
+def test_the_pbmserv_page_lists_every_pbmserv_command_and_every_command_of_ours():
+    from pbm.commands.grammar import ACCOUNT_COMMANDS, GAME_COMMANDS
+
+    page = (ROOT / "docs" / "pbmserv.md").read_text()
+    assert "(docs/pbmserv.md)" in (ROOT / "README.md").read_text()
+    rows = [line for line in page.splitlines() if line.startswith("| ")]
+    written = " ".join(rows)
+    for command in PBMSERV_COMMANDS:
+        assert f"`{command}" in written, command
+    ours = [*ACCOUNT_COMMANDS, *(f"game {name}" for name in GAME_COMMANDS)]
+    for name in ours:
+        assert f"`{name}" in written, name
+    for command in [*ACCOUNT_COMMANDS.values(), *GAME_COMMANDS.values()]:
+        for alias in command.aliases:
+            assert re.search(rf"`(game )?{re.escape(alias)}`", written), alias
+    # Each row says how pbm's behaviour stands to pbmserv's.
+    for row in rows:
+        if set(row) <= set("|- ") or row.startswith("| pbmserv | pbm |"):
+            continue  # a table's head
+        last = row.rstrip(" |").rsplit("|", 1)[-1].strip()
+        assert last.split(":")[0].split(" (")[0].split(",")[0] in \
+            ("Same", "Better", "Ours", "Differs", "Not yet", ""), row

@@ -295,7 +295,16 @@ def commands_page() -> str:
         "'multiple' and write one command per line of the body; the commands end at",
         "a line 'end', a signature line '-- ' or quoted text. With a single command",
         "in the Subject, the body is a comment shown to the other players.",
+        "In a reply to a board mail, the lines that are commands run and the other",
+        "lines are their comment; a reply holding only a move is answered with the",
+        "command that plays it.",
         "Userids, game names and commands are not case-sensitive; passwords are.",
+        "",
+        *textwrap.wrap("Other spellings (pbmserv's): " + "; ".join(
+            f"{command.name}: {', '.join(command.aliases)}"
+            for command in [*ACCOUNT_COMMANDS.values(), *GAME_COMMANDS.values()]
+            if command.aliases) + "; and any 5 letters or more that begin one command only.",
+            WIDTH, break_on_hyphens=False),
     ]
     return "\n".join(lines) + "\n"
 
