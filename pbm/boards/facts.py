@@ -40,6 +40,8 @@ class Nagged(Fact):
     deadline: datetime
     last_call: bool = False
     declines: bool = False  # its player never moved: the deadline declines the board instead
+    total_left: timedelta | None = None  # on a total-time board: what is left of it
+    total_flag: bool = False  # ... and the deadline is when it runs out (before the forfeit)
 
 
 @dataclass(frozen=True)

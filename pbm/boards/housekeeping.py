@@ -12,6 +12,9 @@ days, then one every `nag` days; the forfeit comes after `forfeit` days, but nev
 than `forfeit - nag` days after the first nag: after an outage, nobody loses on time
 without the usual time to answer a reminder. Which limits apply, and whether a player who
 never moved loses or declines the board, pbm.boards.clocks decides.
+
+On a total-time board (a chess clock) a seat is looked at when its total time runs out
+too, and then loses on time, or declines the board if its player never moved on it.
 """
 
 from __future__ import annotations
@@ -81,11 +84,11 @@ def housekeep(ctx: Context, limit: int = BATCH) -> Report:
         report.looked += 1
         board = seat.board
         if board.status != BoardStatus.ACTIVE or seat.waiting_since is None:
-            clocks.stop(seat)  # a clock left running by a board that ended
+            clocks.stop(seat, ctx.now)  # a clock left running by a board that ended
             continue
         pos = position(board)
         if seat.position not in pos.to_move():
-            clocks.stop(seat)
+            clocks.stop(seat, ctx.now)
             continue
         _look(ctx, pos, seat, report)
     return report
@@ -107,25 +110,49 @@ def _look(ctx: Context, pos: Position, seat: Seat, report: Report) -> None:
         return
     nag, forfeit = (days * DAY for days in clocks.limits(board, ctx.time))
     wait = waited(ctx.session, seat, now)
+    assert seat.next_check_at is not None
+    # Housekeeping did not run when this fell due: the server (or its cron job) was down,
+    # and the player's answer to their last nag may still sit in a mail queue. One last
+    # call, and a day to move, instead of losing at once.
+    late = now - seat.next_check_at > LATE
+    total = clocks.total_time(board)
+    left = None if total is None else total - timedelta(seconds=seat.time_used or 0) - wait
+    if left is not None and left <= timedelta():
+        if late:
+            _last_call(ctx, pos, seat, wait, nag, forfeit, report)
+            return
+        lose_on_time(ctx, pos, seat, wait, clocks.exceeded_reason(board, seat), report)
+        return
     forfeit_at = _forfeit_wait(seat, nag, forfeit)
     if forfeit_at is not None and wait >= forfeit_at:
-        assert seat.next_check_at is not None
-        if now - seat.next_check_at > LATE:
-            # Housekeeping did not run when this forfeit fell due: the server (or its cron
-            # job) was down, and the player's answer to their last nag may still sit in a
-            # mail queue. One last call, and a day to move, instead of losing at once.
-            _nag(ctx, pos, seat, wait, forfeit, nag, report, last_call=True)
-            seat.next_check_at = now + LAST_CALL
+        if late:
+            _last_call(ctx, pos, seat, wait, nag, forfeit, report)
             return
-        _forfeit(ctx, pos, seat, wait, report)
+        lose_on_time(ctx, pos, seat, wait, f"{seat.user.userid} forfeited: no move in "
+                                            f"{wait // DAY} days.", report)
         return
     next_nag = nag if seat.nags == 0 else timedelta(seconds=seat.last_nag_wait or 0) + nag
+    if left is not None:
+        # A chess clock's flag may fall before any nag would come: a reminder when a day
+        # of it is left, once.
+        warn_at = wait + left - LAST_CALL
+        if warn_at > timedelta() and (seat.last_nag_wait is None
+                                      or timedelta(seconds=seat.last_nag_wait) < warn_at):
+            next_nag = min(next_nag, warn_at)
     if wait >= next_nag:
-        _nag(ctx, pos, seat, wait, forfeit, nag, report)
+        _nag(ctx, pos, seat, wait, forfeit, nag, report, left=left)
         forfeit_at = _forfeit_wait(seat, nag, forfeit)
         next_nag = wait + nag
     due = min(next_nag, forfeit_at) if forfeit_at is not None else next_nag
+    if left is not None:
+        due = min(due, wait + left)  # the chess clock's flag falls
     seat.next_check_at = now + max(due - wait, timedelta(seconds=1))
+
+
+def _last_call(ctx: Context, pos: Position, seat: Seat, wait: timedelta, nag: timedelta,
+               forfeit: timedelta, report: Report) -> None:
+    _nag(ctx, pos, seat, wait, forfeit, nag, report, last_call=True)
+    seat.next_check_at = ctx.now + LAST_CALL
 
 
 def _forfeit_wait(seat: Seat, nag: timedelta, forfeit: timedelta) -> timedelta | None:
@@ -136,7 +163,10 @@ def _forfeit_wait(seat: Seat, nag: timedelta, forfeit: timedelta) -> timedelta |
 
 
 def _nag(ctx: Context, pos: Position, seat: Seat, wait: timedelta, forfeit: timedelta,
-         nag: timedelta, report: Report, last_call: bool = False) -> None:
+         nag: timedelta, report: Report, last_call: bool = False,
+         left: timedelta | None = None) -> None:
+    """Remind the seat; `left`: what remains of its total time, on a total-time board (its
+    flag may fall before the forfeit: the earlier of the two is the deadline)."""
     seconds = int(wait.total_seconds())
     seat.nags += 1
     if seat.first_nag_wait is None:
@@ -148,23 +178,33 @@ def _nag(ctx: Context, pos: Position, seat: Seat, wait: timedelta, forfeit: time
         forfeit_at = _forfeit_wait(seat, nag, forfeit)
         assert forfeit_at is not None
         deadline = ctx.now + (forfeit_at - wait)
+    flag = left is not None and not last_call and ctx.now + left < deadline
+    if flag:
+        assert left is not None
+        deadline = ctx.now + left
     declines = not last_call and clocks.declines_on_time(seat)
-    ctx.facts.append(Nagged(pos, seat.position, wait, deadline, last_call, declines))
+    ctx.facts.append(Nagged(pos, seat.position, wait, deadline, last_call, declines,
+                            total_left=left, total_flag=flag))
     report.nagged.append((pos.title, pos.board.number, seat.user.userid))
 
 
-def _forfeit(ctx: Context, pos: Position, seat: Seat, wait: timedelta,
-             report: Report) -> None:
+def lose_on_time(ctx: Context, pos: Position, seat: Seat, wait: timedelta, reason: str,
+                 report: Report | None = None) -> None:
+    """The seat ran out of time (its forfeit time, or its total time): it loses the game
+    with `reason`, or, having never moved on the board (so never agreed to play it), the
+    board is declined, unrated. The facts for the mails are left on `ctx`."""
     userid = seat.user.userid
-    if clocks.declines_on_time(seat):  # never moved, so never agreed to play: no loss
+    if clocks.declines_on_time(seat):
         declined = play.withdraw(ctx, pos, seat.position)  # the same test: no move yet
         assert declined
         ctx.facts.append(DeclinedOnTime(pos, seat.position, wait))
-        report.declined.append((pos.title, pos.board.number, userid))
+        if report is not None:
+            report.declined.append((pos.title, pos.board.number, userid))
         return
-    play.concede(ctx, pos, seat.position, f"{userid} forfeited: no move in {wait // DAY} days.")
+    play.concede(ctx, pos, seat.position, reason)
     ctx.facts.append(Forfeited(pos, seat.position))
-    report.forfeited.append((pos.title, pos.board.number, userid))
+    if report is not None:
+        report.forfeited.append((pos.title, pos.board.number, userid))
 
 
 def due(session: Session, now: datetime) -> bool:

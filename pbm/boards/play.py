@@ -23,7 +23,7 @@ FIRST_BOARD = 101
 
 def start_board(ctx: Context, game: AnyGame, users: list[User], options: dict[str, Any],
                 challenger: str, nag_days: int | None = None,
-                forfeit_days: int | None = None) -> Position:
+                forfeit_days: int | None = None, total_days: int | None = None) -> Position:
     # Several nodes: the next id and number are taken one challenge at a time, each after
     # the last one's commit (so no two boards get the same; a rolled back one leaves a gap).
     locks.hold(ctx.session, Guarded.NUMBERS)
@@ -47,10 +47,11 @@ def start_board(ctx: Context, game: AnyGame, users: list[User], options: dict[st
         challenger=challenger,
         nag_days=nag_days,
         forfeit_days=forfeit_days,
+        total_days=total_days,
         created_at=ctx.now,
         updated_at=ctx.now,
     )
-    board.seats = [Seat(position=i, user=user) for i, user in enumerate(users)]
+    board.seats = [Seat(position=i, user=user, time_used=0) for i, user in enumerate(users)]
     pos = Position(board, game, state, 0)
     clocks.after_turn(pos, None, frozenset(), ctx.now, ctx.time)
     ctx.session.add(board)
@@ -105,7 +106,7 @@ def withdraw(ctx: Context, pos: Position, seat: int) -> bool:
         pos.board.status = BoardStatus.DECLINED
         pos.board.finished_at = ctx.now
         for other in pos.board.seats:
-            clocks.stop(other)
+            clocks.stop(other, ctx.now)
         return True
     resign(ctx, pos, seat)
     return False
@@ -135,7 +136,7 @@ def finish(ctx: Context, pos: Position, outcome: Outcome) -> None:
         seat.resign_queued = False
         seat.queued = None  # a queued move waits for a turn that will not come
         seat.submitted = None  # and so does a submitted one
-        clocks.stop(seat)
+        clocks.stop(seat, ctx.now)
     board.updated_at = ctx.now
     record_finished(ctx.session, board)
     ctx.facts.append(Ended(pos))

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from pbm.accounts import bots, confirmations, policies
 from pbm.accounts.users import authenticate, require_user, users_at
-from pbm.boards import clocks, play, select
+from pbm.boards import clocks, housekeeping, play, select
 from pbm.boards.position import Position, position, seat_of
 from pbm.boards.queue import play_queued
 from pbm.boards.select import Which
@@ -63,8 +63,8 @@ def challenge(ctx: Context, game: AnyGame, userids: Sequence[str],
         raise CommandError("A player cannot challenge themself: name two different userids.")
     confirmations.require_reachable([u for u in users if not u.bot])  # a bot gets no mail
     bots.check_challenge(ctx, game, users)
-    nag, forfeit, game_words = clocks.time_options(option_words, ctx.time)
-    options = game.parse_options(game_words)
+    time_limits = clocks.time_options(option_words, ctx.time)
+    options = game.parse_options(time_limits.game_words)
     challenger = ctx.sender or "operator"
     challengers = users_at(ctx, ctx.sender) if ctx.sender else []
     if challengers:
@@ -73,7 +73,8 @@ def challenge(ctx: Context, game: AnyGame, userids: Sequence[str],
         # A bot gets no mail to be flooded with: its bound is boards per player (above).
         _check_challenge_limits(ctx, [u for u in users if u not in challengers and not u.bot])
     policies.check_challenge(ctx, game, users, challengers)
-    pos = play.start_board(ctx, game, users, options, challenger, nag, forfeit)
+    pos = play.start_board(ctx, game, users, options, challenger, time_limits.nag,
+                           time_limits.forfeit, time_limits.total)
     ctx.challenges += 1
     comment = (challenger, ctx.comment) if ctx.comment else None
     send_board(ctx, pos, new=True, comment=comment, spectators=(ctx.sender,))
@@ -127,6 +128,9 @@ def play_for(ctx: Context, pos: Position, user: User, seat: int, text: str,
     """move() once the player is known: `confirm` comes in here too, so a submitted move
     is played, checked and mailed exactly as a move sent with `move`."""
     check_turn(pos, seat)
+    if clocks.out_of_time(pos.board, pos.board.seats[seat], ctx.now):
+        _flag_fell(ctx, pos, seat, text)
+        return pos
     try:
         play.check_move_number(pos, guard, text)
         play.play_move(ctx, pos, seat, text, ctx.comment)
@@ -138,6 +142,20 @@ def play_for(ctx: Context, pos: Position, user: User, seat: int, text: str,
     tell(ctx)  # an end, dropped queues: told before the board mails, as they happened
     send_board(ctx, pos, comment=comment)
     return pos
+
+
+def _flag_fell(ctx: Context, pos: Position, seat: int, text: str) -> None:
+    """A move that came after its player's total time ran out (housekeeping had not yet
+    ended the board): too late, as on a chess clock. The game is lost on time (declined,
+    if they never moved on it); everyone is told as housekeeping would tell them."""
+    board, player = pos.board, pos.board.seats[seat]
+    housekeeping.lose_on_time(ctx, pos, player, clocks.on_turn(player, ctx.now),
+                              clocks.exceeded_reason(board, player))
+    ctx.answer(f"{pos.title} Board {board.number}: too late",
+               f"Your move {text} on {pos.title} board {board.number} was not played: "
+               f"your total time of {board.total_days} days ran out before it came.\n"
+               "The game is over on time; the last board comes in its own mail.\n")
+    tell(ctx)
 
 
 def do_move(ctx: Context, inv: Invocation) -> None:

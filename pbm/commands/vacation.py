@@ -60,7 +60,9 @@ def end_vacation(ctx: Context, userid: str, password: str | None) -> User:
         raise CommandError(f"{user.userid} is not on vacation. To go away, write: vacation "
                            f"{user.userid} PASSWORD DAYS")
     under_way.ends_at = ctx.now
-    user.vacation_until = None
+    # The end of the latest vacation, kept: clocks.on_turn asks for vacations only when
+    # one ended after a turn began.
+    user.vacation_until = ctx.now
     vacations.wake_clocks(ctx.session, user, ctx.now)
     ctx.answer(f"Vacation of {user.userid}",
                f"Welcome back, {user.userid}: your vacation has ended and your clocks run "

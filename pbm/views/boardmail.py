@@ -19,6 +19,7 @@ from pbm.db.models import Address, BoardStatus, User
 from pbm.games import registry
 from pbm.games.base import AnyGame
 from pbm.views import boardhtml
+from pbm.views.clock_block import clock_block
 from pbm.views.rating_lines import rating_lines
 from pbm.views.to_move import to_move_lines
 from pbm.width import WIDTH, fit
@@ -184,6 +185,9 @@ def board_page(
         author, text = comment
         # Fitted here too, not only in the Reply: the HTML part shows it in a <pre>.
         rest += ["", f"{author} writes:", fit(text.rstrip())]
+    block = clock_block(pos, now)
+    if block:
+        rest += ["", *block]
     return BoardPage("\n".join(parts), "\n".join(rest).rstrip())
 
 

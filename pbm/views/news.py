@@ -59,11 +59,17 @@ def _nag(ctx: Context, fact: Nagged) -> None:
                   f"{userid} has until {fact.deadline:%Y-%m-%d %H:%M} UTC "
                   f"(in {_days_text(left)}) to move."]
     else:
+        if fact.total_left is not None:
+            total = pos.board.total_days
+            lines.append(f"Of the {total} days of total time, {userid} has "
+                         f"{_days_text(fact.total_left)} left.")
         lines.append(f"If no move is made by {fact.deadline:%Y-%m-%d %H:%M} UTC "
                      f"(in {_days_text(left)}),")
         if fact.declines:
             lines += ["the board is declined and removed (not rated),",
                       f"as {userid} has not made a move on it yet."]
+        elif fact.total_flag:
+            lines.append(f"{userid} exceeds the total time limit and loses the game.")
         else:
             lines.append(f"{userid} forfeits the game on time.")
     lines.append(f"Away? 'vacation {userid} PASSWORD DAYS' stops your clocks.")
