@@ -289,6 +289,20 @@ def test_challenge_mails_both_players(players: Pbm):
         assert session.scalar(select(Board.id)) == 101
 
 
+def test_challenge_takes_time_and_game_options_as_players_write_them(players: Pbm):
+    out = players.ok("challenge", "loophole", "alice", "--totaltime=30", "bob",
+                     "--nagtime=3", "--forfeittime=9")
+    assert "New Loophole Board 101 alice" in out
+    with players.session() as session:
+        board = session.get(Board, 101)
+        assert board is not None
+        assert (board.nag_days, board.forfeit_days, board.total_days) == (3, 9, 30)
+    # A game option reaches the game (click does not take it for one of its own).
+    refused = players("challenge", "trou", "alice", "bob", "-size=11")
+    assert refused.exit_code == 1
+    assert "Trou takes no options (got '-size')" in refused.stderr
+
+
 def test_boards_are_numbered_from_101(board: Pbm):
     out = board.ok("challenge", "TROU", "Bob", "Alice")
     assert "New Trou Board 102 bob" in out

@@ -62,12 +62,14 @@ def _as_operator(app: App, act: Callable[[Context], object], *, answer_to: str =
                    + (f" ({failed} not delivered yet; see `pbm outbox`)" if failed else ""))
 
 
-@main.command()
+# Options are the game's and the board's (-size=19, --totaltime=30), not the command's.
+@main.command(context_settings={"ignore_unknown_options": True})
 @click.argument("game")
 @click.argument("words", nargs=-1, required=True)
 @pass_app
 def challenge(app: App, game: str, words: tuple[str, ...]) -> None:
-    """Start a board of GAME between the users (options like -size=19 anywhere)."""
+    """Start a board of GAME between the users (options like -size=19 or --totaltime=30
+    anywhere)."""
     from pbm.commands.game_commands import challenge as start
     from pbm.games import registry
 
