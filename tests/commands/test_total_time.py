@@ -5,11 +5,25 @@ Days pass by the injected clock, never by sleeping."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from sqlalchemy import select
 
 from pbm.db.models import Board, BoardStatus, Seat
-from tests.commands.conftest import ALICE, BOB, PW, STRANGER, TROU_GAME, Runner, error, flat, one
+from pbm.games import registry
+from tests.commands.conftest import (
+    ACCOUNTS,
+    ALICE,
+    BOB,
+    PW,
+    STRANGER,
+    TROU_GAME,
+    Runner,
+    error,
+    flat,
+    one,
+)
 from tests.commands.test_clock import at, challenge, housekeep, move, nags, ratings
 
 HOUR = 3600
@@ -199,3 +213,37 @@ def test_the_final_mail_ends_with_the_clock_block(players: Runner):
     assert lines[-3:] == ["alice (Red):   4 days, 00:00:00",
                           "bob (Black):   4 days, 00:00:00",
                           "Total:         8 days, 00:00:00"]
+
+
+@pytest.mark.parametrize("word", registry.names())
+def test_in_every_game_the_player_whose_flag_falls_loses(players: Runner, word: str):
+    game = registry.get(word)
+    players(STRANGER, f"{word} challenge --totaltime=3 alice bob", now=at(0))
+    state = game.start(game.parse_options([]), 101)  # a board's seed is its id
+    rng = random.Random(3)
+    moved: set[int] = set()
+    while moved != {0, 1}:  # both take the board up, at once: no time used yet
+        seat = min(game.to_move(state))
+        text = game.notation(game.random_move(state, seat, rng))
+        userid = ("alice", "bob")[seat]
+        got = players(ACCOUNTS[userid][1], f"{word} move 101 {userid} {PW[userid]} {text}",
+                      now=at(0))
+        assert not any(r.subject.endswith("Error") for r in got), got
+        state = game.play(state, seat, game.parse(state, seat, text))
+        moved.add(seat)
+    assert game.result(state) is None
+    loser = min(game.to_move(state))
+    userid = ("alice", "bob")[loser]
+    # A day left: every seat to move is reminded (both, in a round moved at once); when
+    # both flags fall together, the first seat's ends the game.
+    assert sorted(r.subject for r in housekeep(players, 2)) == [
+        f"Nag: {game.info.title} Board 101 {('alice', 'bob')[seat]}"
+        for seat in sorted(game.to_move(state))]
+    final = [r for r in housekeep(players, 3) if r.subject == f"{game.info.title} Board 101"]
+    assert {r.to for r in final} == {(ALICE,), (BOB,)}
+    for reply in final:
+        assert f"{userid} exceeded the total time limit of 3 days." in reply.body
+        assert "Game ended...... Dec 04 12:00" in block(reply.body)
+        assert f"{userid} ({game.info.seats[loser]}):" in flat(reply.body)
+    board = players.board(101)
+    assert board is not None and board.winners == [1 - loser]
