@@ -25,7 +25,7 @@ from pbm.views.to_move import to_move_lines
 from pbm.views.watcher_lines import board_watcher_lines, watcher_lines
 from pbm.width import WIDTH, fit
 
-RECENT_ROWS = 10  # rows of the move list in ordinary mails; `show` prints them all
+RECENT_ROWS = 10  # rows of the move list in ordinary mails; `show` and the final mail: all
 COLUMN = 20
 
 
@@ -182,7 +182,9 @@ def board_page(
         parts.append(queued)
     if pos.to_move() and pos.upto == board.move_count:
         parts += clock_lines(pos, now)
-    rest = [move_list(pos, viewer, None if full_list else RECENT_ROWS), ""]
+    # The final mail lists every move, as pbmserv's did: it is the game's record.
+    every = full_list or outcome is not None
+    rest = [move_list(pos, viewer, None if every else RECENT_ROWS), ""]
     render = pos.game.render_full if full_list else pos.game.render
     rest.append(render(pos.state, viewer).rstrip("\n"))
     if watching is None:
