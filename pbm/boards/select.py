@@ -11,6 +11,7 @@ from sqlalchemy import ColumnElement, Select, and_, bindparam, exists, select
 from sqlalchemy.orm import Session, joinedload, with_expression
 
 from pbm.boards.position import position
+from pbm.boards.watchers import notices_for
 from pbm.context import CommandError, Context, shorten
 from pbm.db.models import Board, BoardStatus, Seat, Subscription, User
 from pbm.games import registry
@@ -56,11 +57,14 @@ def _board_query(*, by_game: bool, to_change: bool) -> Select[Board]:
     query = (select(Board).where(Board.number == bindparam("number"),
                                  Board.status != BoardStatus.DECLINED)
              # The board with its players and their addresses in one query: every use
-             # needs them. And whether anyone watches it: most boards' mails go to their
-             # players alone, and then need no query for spectators.
+             # needs them. And whether anyone watches it or waits for its end: most
+             # boards' mails go to their players alone, and then need no query for their
+             # spectators nor for their `Notifiers:` line.
              .options(joinedload(Board.seats).joinedload(Seat.user).joinedload(User.addresses),
                       with_expression(Board.has_spectators,
-                                      exists().where(Subscription.board_id == Board.id))))
+                                      exists().where(Subscription.board_id == Board.id)),
+                      with_expression(Board.has_notifiers,
+                                      exists().where(notices_for(Board.game, Board.id)))))
     if to_change:
         query = _locked(query)
     if by_game:

@@ -126,6 +126,8 @@ def notify(ctx: Context, game: AnyGame, userid: str, password: str | None,
         ctx.session.add(EndNotice(user_id=user.id, game=game.info.name,
                                   board_id=_id(board)))
     ctx.session.flush()
+    if started:  # a move later in this mail lists the new notifier
+        watchers.notices_added(ctx.session, game.info.name)
     now = watchers.notices_of(ctx.session, user, game.info.name)
     ctx.answer(f"{game.info.title} notify",
                "".join(f"{line}\n" for line in said) + "\n" +

@@ -146,6 +146,9 @@ class Board(Base):
     # not. Not a column: it spares a move on a board nobody watches the spectators' query.
     # Kept through a flush (no write to the board changes it; subscribe() sets it).
     has_spectators: Mapped[bool | None] = query_expression(expire_on_flush=False)
+    # The same for end notices (`notify`) of this board or of its game: the `Notifiers:`
+    # line of its mails needs a query only where someone waits (watchers.notices_added).
+    has_notifiers: Mapped[bool | None] = query_expression(expire_on_flush=False)
 
     # Every use of a board needs its seats, players and their addresses: load them at once.
     seats: Mapped[list[Seat]] = relationship(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -13,7 +14,7 @@ from pbm.accounts.addresses import addresses_of
 from pbm.boards.position import LoggedMove, Position, move_seen
 from pbm.boards.proposal import proposal_lines
 from pbm.boards.queue import queued_line
-from pbm.boards.watchers import spectator_addresses
+from pbm.boards.watchers import board_spectators, notifier_userids
 from pbm.context import Context, Reply, board_thread
 from pbm.db.models import Address, BoardStatus, User
 from pbm.games import registry
@@ -22,9 +23,10 @@ from pbm.views import boardhtml
 from pbm.views.clock_block import clock_block
 from pbm.views.rating_lines import rating_lines
 from pbm.views.to_move import to_move_lines
+from pbm.views.watcher_lines import board_watcher_lines, watcher_lines
 from pbm.width import WIDTH, fit
 
-RECENT_ROWS = 10  # rows of the move list in ordinary mails; `show` prints them all
+RECENT_ROWS = 10  # rows of the move list in ordinary mails; `show` and the final mail: all
 COLUMN = 20
 
 
@@ -151,8 +153,11 @@ def board_page(
     comment: tuple[str, str] | None = None,
     full_list: bool = False,
     now: datetime | None = None,
+    watching: Sequence[str] | None = None,
 ) -> BoardPage:
-    """A whole board mail body as `viewer` may see it; as of `now`, it says who is away."""
+    """A whole board mail body as `viewer` may see it; as of `now`, it says who is away.
+    `watching`: its `Subscribers:` and `Notifiers:` lines where the caller has them (one
+    move mails many pages of them); else they are looked up."""
     board = pos.board
     if new:
         title = f"A new {pos.title} board ({board.number}) has been started"
@@ -178,9 +183,15 @@ def board_page(
         parts.append(queued)
     if pos.to_move() and pos.upto == board.move_count:
         parts += clock_lines(pos, now)
-    rest = [move_list(pos, viewer, None if full_list else RECENT_ROWS), ""]
+    # The final mail lists every move, as pbmserv's did: it is the game's record.
+    every = full_list or outcome is not None
+    rest = [move_list(pos, viewer, None if every else RECENT_ROWS), ""]
     render = pos.game.render_full if full_list else pos.game.render
     rest.append(render(pos.state, viewer).rstrip("\n"))
+    if watching is None:
+        watching = board_watcher_lines(board)
+    if watching:  # pbmserv's place for them: after the board, before the comments
+        rest += ["", *watching]
     if comment is not None:
         author, text = comment
         # Fitted here too, not only in the Reply: the HTML part shows it in a <pre>.
@@ -285,18 +296,24 @@ def send_board(
     subject = board_subject(pos, new=new, commented=comment is not None)
     thread = board_thread(pos.board)
     pictures = Pictures(pos.game, pos.state)
+    # Spectators and notifiers asked once for every page (each query only where the
+    # board's own query found some); the spectators come with their addresses and their
+    # choice of HTML, in that one query.
+    spectating = board_spectators(ctx.session, pos.board)
+    watched = watcher_lines(spectating.userids, notifier_userids(ctx.session, pos.board))
     player_addresses: set[str] = set()
     for seat in pos.board.seats:
         to = addresses_of(seat.user)
         player_addresses.update(to)
-        page = board_page(pos, seat.position, new=new, comment=comment, now=ctx.now)
+        page = board_page(pos, seat.position, new=new, comment=comment, now=ctx.now,
+                          watching=watched)
         command = to_move_lines(pos, seat.position, new=new)
         if command is not None:
             page = page.before(command)
         body, html = pictures.mail(page, seat.position, seat.user.html)
         ctx.replies.append(Reply(to, subject, body, "board", thread, new, html))
-    # Subscribers come with their choice of HTML (in the one query); others are looked up.
-    subscribed = dict(spectator_addresses(ctx.session, pos.board))
+    # Subscribers came with their choice of HTML; others are looked up.
+    subscribed = dict(spectating.addresses)
     watching: dict[str, bool] = {}
     for address in (*spectators, *subscribed):
         if address and address not in player_addresses and address not in watching:
@@ -304,7 +321,7 @@ def send_board(
                 wants_html(ctx, address)
     if not watching:
         return
-    page = board_page(pos, None, new=new, comment=comment, now=ctx.now)
+    page = board_page(pos, None, new=new, comment=comment, now=ctx.now, watching=watched)
     body, html = pictures.mail(page, None)
     groups = [(tuple(watching), html)] if html is None else [
         (tuple(a for a, wanted in watching.items() if wanted), html),

@@ -40,7 +40,9 @@ def history_cells(board: Board) -> list[str]:
     names = [seat.user.userid for seat in board.seats]
     winners = board.winners or []
     result = " and ".join(names[seat] for seat in winners) if winners else "TIE"
-    finished = f"{board.finished_at:%Y-%m-%d}" if board.finished_at else "?"
+    # The time of day as pbmserv's history shows it, and the year too (pbmserv's
+    # `Mon dd HH:MM` leaves it out): a history runs over years.
+    finished = f"{board.finished_at:%Y-%m-%d %H:%M}" if board.finished_at else "?"
     moves = f"{board.move_count} move{'' if board.move_count == 1 else 's'}"
     return [finished, str(board.number), result, " vs ".join(names), moves,
             board.result_reason or ""]
@@ -55,9 +57,11 @@ def history_lines(boards: list[Board]) -> list[str]:
     lines = ["  ".join([*(cell.rjust(w) if i in right else cell.ljust(w)
                           for i, (cell, w) in enumerate(zip(row, widths))), row[-1]]).rstrip()
              for row in rows]
-    # A long reason goes on under its line, indented, so the columns stay readable.
+    # A long reason goes on under its line, indented past the time it finished, so the
+    # columns stay readable.
+    indent = " " * (widths[0] + 2)
     return [wrapped for line in lines for wrapped in
-            textwrap.wrap(line, WIDTH, subsequent_indent=" " * 12, break_on_hyphens=False)]
+            textwrap.wrap(line, WIDTH, subsequent_indent=indent, break_on_hyphens=False)]
 
 
 def history_text(title: str, command: str, user: User | None, start: int, total: int,

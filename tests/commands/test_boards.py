@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta
 
 import pytest
 
+from pbm.config import Config
+from pbm.mail.housekeeping import tick
 from pbm.views import boardmail
 from tests.commands.conftest import (
+    ACCOUNTS,
     ALICE,
     BOB,
     CAROL,
@@ -472,11 +476,34 @@ def test_ordinary_mails_show_the_last_rows_and_show_lists_all(players, tally):
     assert lines[header + 12] == " 23. 161"
     assert "not shown" not in body
 
-    # The last mail of the game too: 24 moves, 12 rows, the last 10 shown.
+    # The last mail of the game lists every move, as pbmserv's final mail did.
     last = one(move(run, "bob", "101 168", game="tally"), ALICE).body
     assert "Game won by alice." in last
-    assert "'tally show 101' lists them all)\n  5. 35" in last
+    assert "North: alice        South: bob\n" + row("  1. 7", "  2. 14") + "\n" in last
     assert "\n" + row(" 23. 161", " 24. 168") + "\n" in last
+    assert "not shown" not in last
+
+
+@pytest.mark.parametrize("ending", ["resign", "forfeit"])
+def test_a_game_ended_by_resigning_or_forfeit_mails_every_move(players, tally, ending):
+    run = players
+    start = datetime(2026, 12, 1, 12, 0)
+    run(STRANGER, "tally challenge alice bob", now=start)
+    for number in range(1, 24):
+        userid = ("alice", "bob")[(number - 1) % 2]
+        run(ACCOUNTS[userid][1], f"tally move 101 {userid} {PW[userid]} {number * 7}",
+            now=start)
+    if ending == "resign":
+        replies = run(BOB, f"tally resign 101 bob {PW['bob']}", now=start)
+    else:  # bob's turn; nagged twice, then forfeited
+        for days in (7, 14, 21):
+            report, _ids = tick(run.factory, Config(time=run.time),
+                                start + timedelta(days=days))
+        replies = report.replies
+    last = one([r for r in replies if r.kind == "board"], ALICE).body
+    assert "Game won by alice." in last
+    assert "North: alice        South: bob\n" + row("  1. 7", "  2. 14") + "\n" in last
+    assert "\n 23. 161\n" in last and "not shown" not in last
 
 
 def test_recent_rows_limit_is_what_board_mails_use(players, monkeypatch):

@@ -7,13 +7,16 @@ position, with carol subscribed so the spectators' view is mailed too. Every boa
 move causes is composed as sent and measured; the largest of each game is reported.
 
 The budget is 16 KB for every game (a Loophole board mail was 75 KB, most of it the same
-inline style on each of its 343 cells; the pictures now name shared rules by class).
+inline style on each of its 343 cells; the pictures now name shared rules by class). The
+final mail lists every move, as pbmserv's did (issue 25): it may be larger by what those
+moves add to its two parts, and by nothing else, so a game's length is all it grows with.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from html import escape
 
 import pytest
 
@@ -22,6 +25,7 @@ from pbm.context import Reply
 from pbm.db.models import Board
 from pbm.games import registry
 from pbm.mail.compose import compose
+from pbm.views.boardmail import RECENT_ROWS, move_list
 from tests.commands.conftest import ALICE, BOB, CAROL, PW, STRANGER, Runner
 from tests.commands.test_secrets import without_fsync
 from tests.games.pictures import assert_document_safe
@@ -35,15 +39,17 @@ ADDRESS = {"alice": ALICE, "bob": BOB}
 
 @dataclass
 class Largest:
-    """The largest board mail seen so far: its size as sent, its HTML part's, and when."""
+    """The largest board mail seen so far: its size as sent less what a final mail's
+    whole move list adds (`allowed`), its HTML part's, and when."""
 
     size: int = 0
     html: int = 0
     where: str = ""
     mails: int = 0
     raw: bytes = b""  # the largest mail itself
+    allowed: int = 0  # bytes of the largest mail not counted against the budget
 
-    def see(self, reply: Reply, step: str) -> None:
+    def see(self, reply: Reply, step: str, allowed: int = 0) -> None:
         assert reply.html is not None, f"no HTML part at {step}"
         assert_document_safe(reply.html)
         for address in reply.to:
@@ -51,14 +57,15 @@ class Largest:
             self.mails += 1
             # Both parts as they are: ASCII in short lines needs no quoted-printable.
             assert raw.count(b"\r\nContent-Transfer-Encoding: 7bit\r\n") == 2, step
-            if len(raw) > self.size:
+            if len(raw) - allowed > self.size:
                 part = list(parse(raw).iter_parts())[1]
-                self.size, self.html = len(raw), len(part.get_payload())
+                self.size, self.html = len(raw) - allowed, len(part.get_payload())
                 self.where = f"{step} to {address}"
-                self.raw = raw
+                self.raw, self.allowed = raw, allowed
 
     def __str__(self) -> str:
-        return f"{self.size:,} bytes (HTML part {self.html:,}) at {self.where}"
+        less = f" less {self.allowed:,} for the whole move list" if self.allowed else ""
+        return f"{self.size:,} bytes{less} (HTML part {self.html:,}) at {self.where}"
 
 
 def play(run: Runner, name: str, seed: int, largest: Largest) -> None:
@@ -82,15 +89,32 @@ def play(run: Runner, name: str, seed: int, largest: Largest) -> None:
         userid = USERS[seat]
         replies = run(ADDRESS[userid], f"{name} move {number} {userid} {PW[userid]} {text}")
         assert not any(r.subject.endswith("Error") for r in replies), replies
-        board_mails(replies, largest, f"{name} {number} move {move_number}")
+        board_mails(replies, largest, f"{name} {number} move {move_number}",
+                    whole_list(run, number))
     raise AssertionError(f"{name} {number} did not end")
 
 
-def board_mails(replies: list[Reply], largest: Largest, step: str) -> None:
+def whole_list(run: Runner, number: int) -> int:
+    """The bytes a final mail's whole move list adds to it, as sent (CRLF), to its text
+    part and its HTML part, over the last RECENT_ROWS rows other mails show; 0 for a board
+    still in play. Every seat sees the same list once the game is over."""
+    with run.session() as session:
+        board = session.get(Board, number)
+        assert board is not None
+        pos = position(board)
+        if pos.outcome() is None:
+            return 0
+        full, recent = move_list(pos, None, None), move_list(pos, None, RECENT_ROWS)
+    sent = [len(text.replace("\n", "\r\n")) for text in (full, recent)]
+    escaped = [len(escape(text).replace("\n", "\r\n")) for text in (full, recent)]
+    return max(0, sent[0] - sent[1]) + max(0, escaped[0] - escaped[1])
+
+
+def board_mails(replies: list[Reply], largest: Largest, step: str, allowed: int = 0) -> None:
     mails = [r for r in replies if r.kind == "board"]
     assert mails, f"no board mail at {step}"
     for reply in mails:
-        largest.see(reply, step)
+        largest.see(reply, step, allowed)
 
 
 @pytest.mark.parametrize("name", registry.names())

@@ -304,11 +304,12 @@ Rank  Name   Rating   Won  Lost  Active
 
 # ----- history ------------------------------------------------------------------------------
 def history(run, line: str) -> str:
-    """The history page, a long reason that went on under its line joined back onto it."""
+    """The history page, a long reason that went on under its line (indented past the
+    date and time, 'yyyy-mm-dd hh:mm  ') joined back onto it."""
     reply = one(run(STRANGER, line))
     assert reply.subject == "Trou History"
     assert max(len(line) for line in reply.body.splitlines()) <= 76
-    return reply.body.replace("\n" + " " * 12, " ")
+    return reply.body.replace("\n" + " " * 18, " ")
 
 
 def test_history_lists_finished_boards_newest_first_and_never_declined_ones(players):
@@ -316,14 +317,14 @@ def test_history_lists_finished_boards_newest_first_and_never_declined_ones(play
     three_games(run)
     assert history(run, "trou history") == f"""Finished Trou games, newest first:
 
-2024-03-03  103  carol  carol vs alice  3 moves  alice resigned.
-2024-03-02  102  TIE    bob vs carol    8 moves  {TIE_REASON}
-2024-03-01  101  alice  alice vs bob    8 moves  {RED_REASON}
+2024-03-03 12:00  103  carol  carol vs alice  3 moves  alice resigned.
+2024-03-02 12:00  102  TIE    bob vs carol    8 moves  {TIE_REASON}
+2024-03-01 12:00  101  alice  alice vs bob    8 moves  {RED_REASON}
 """
     assert history(run, "trou history BOB") == f"""Finished Trou games of bob, newest first:
 
-2024-03-02  102  TIE    bob vs carol  8 moves  {TIE_REASON}
-2024-03-01  101  alice  alice vs bob  8 moves  {RED_REASON}
+2024-03-02 12:00  102  TIE    bob vs carol  8 moves  {TIE_REASON}
+2024-03-01 12:00  101  alice  alice vs bob  8 moves  {RED_REASON}
 """
 
 
@@ -331,8 +332,18 @@ def test_history_tells_only_what_the_public_board_shows(players):
     run = players
     three_games(run)
     for line in history(run, "trou history").splitlines()[2:]:
-        number, reason = line.split()[1], line.split("moves  ")[1]
+        number, reason = line.split()[2], line.split("moves  ")[1]
         assert reason in one(run(STRANGER, f"trou show {number}")).body
+
+
+def test_history_tells_the_time_of_day_and_keeps_the_year(players):
+    """pbmserv's `Mon dd HH:MM`, with the year kept: a history runs over years."""
+    run = players
+    beat(run, "alice", "bob", datetime(2025, 12, 31, 23, 59))
+    beat(run, "alice", "bob", datetime(2026, 1, 1, 0, 5))
+    lines = history(run, "trou history").splitlines()[2:]
+    assert [line[:21] for line in lines] == ["2026-01-01 00:05  102",
+                                             "2025-12-31 23:59  101"]
 
 
 def test_history_of_a_signed_off_player_and_of_nobody_yet(players):
@@ -351,11 +362,11 @@ def test_history_comes_a_page_at_a_time(players, monkeypatch):
     for day in range(3):
         beat(run, "alice", "bob", DAY + timedelta(days=day))
     first = history(run, "trou history alice")
-    assert [line[:15] for line in first.splitlines()[2:4]] == ["2024-03-03  103",
-                                                              "2024-03-02  102"]
+    assert [line[:21] for line in first.splitlines()[2:4]] == ["2024-03-03 12:00  103",
+                                                              "2024-03-02 12:00  102"]
     assert first.endswith("\n(2 of 3 shown; write 'trou history alice from 3' for the next.)\n")
     last = history(run, "trou history alice FROM 3")
-    assert last.splitlines()[2][:15] == "2024-03-01  101"
+    assert last.splitlines()[2][:21] == "2024-03-01 12:00  101"
     assert last.endswith("\n(game 3 of 3 shown.)\n")
     assert history(run, "trou history from 2").endswith(
         "\n(games 2 to 3 of 3 shown.)\n")

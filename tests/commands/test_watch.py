@@ -12,6 +12,8 @@ from pbm.config import Config, LimitSettings
 from pbm.context import Context
 from pbm.games import registry
 from pbm.mail.housekeeping import tick
+from pbm.views.watcher_lines import watcher_lines
+from pbm.width import WIDTH
 from tests.commands.conftest import (
     ALICE,
     BOB,
@@ -326,4 +328,85 @@ def test_spectators_cost_a_move_one_query_however_many_they_are(players):
         replies = run((ALICE, BOB)[i % 2], f"trou move 101 {userid} {PW[userid]} {text}")
         counts.append(len(statements))
         assert len(replies) == (2 if i < 2 else 3)  # the spectators' mail: one, to both
+    assert counts[2] == counts[0] + 1 and counts[3] == counts[1] + 1, counts
+
+
+# ----- Subscribers: and Notifiers: lines --------------------------------------------------
+def test_board_mails_name_the_subscribers_and_notifiers_before_the_comments(players):
+    """pbmserv's two lines, after the board and before '<author> writes:', in every
+    mail of the move (players' and spectators'), userids sorted, signed-off users left
+    out; a notice for any board of the game counts as one for this board."""
+    run = players
+    run(DAVE, "signup dave Dave4444")
+    run("erin@example.com", "signup erin Erin5555")
+    start_trou(run)
+    run(DAVE, "trou subscribe 101 dave Dave4444")
+    subscribe(run)
+    run("erin@example.com", "trou notify erin Erin5555")  # any Trou board
+    run(DAVE, "trou notify dave Dave4444 101")
+    run(ALICE, f"trou notify alice {PW['alice']}")  # a player may ask, for every board
+    replies = run(ALICE, f"trou move 101 alice {PW['alice']} {TROU_GAME[0]}", "Your move.")
+    assert len(replies) == 3  # bob, alice, and one mail to both spectators
+    for mail in replies:
+        assert "Black pawns left:  1 2 3 4\n\nSubscribers: carol dave\n" \
+            "Notifiers: alice dave erin\n\nalice writes:\nYour move." in mail.body, mail.body
+    run("erin@example.com", "signoff erin Erin5555")
+    run(CAROL, f"trou unsubscribe 101 carol {PW['carol']}")
+    mail = one(run(BOB, f"trou move 101 bob {PW['bob']} {TROU_GAME[1]}"), DAVE)
+    assert mail.body.rstrip().endswith("\n\nSubscribers: dave\nNotifiers: alice dave")
+    # `show` looks them up itself.
+    shown = one(run(STRANGER, "trou show 101")).body
+    assert shown.rstrip().endswith("\n\nSubscribers: dave\nNotifiers: alice dave")
+
+
+def test_a_board_nobody_watches_has_neither_line(players):
+    run = players
+    start_trou(run)
+    run(CAROL, f"trou notify carol {PW['carol']}")
+    run(CAROL, f"loophole notify carol {PW['carol']}")  # another game's notice is not one
+    run(CAROL, f"trou notify carol {PW['carol']}")  # switched off again
+    for mail in run(ALICE, f"trou move 101 alice {PW['alice']} {TROU_GAME[0]}"):
+        assert "Subscribers:" not in mail.body and "Notifiers:" not in mail.body
+
+
+def test_a_notice_asked_for_by_the_mail_that_moves_is_listed(players):
+    """One mail: the board is read with nobody waiting, a notice added, then a move."""
+    run = players
+    start_trou(run)
+    with run.session() as session:
+        ctx = Context(session, ALICE, limits=run.limits)
+        run_lines(ctx, ["trou show 101", f"trou notify alice {PW['alice']}",
+                        f"trou move 101 alice {PW['alice']} 1B2"])
+    boards = [reply for reply in ctx.replies if reply.kind == "board"]
+    assert boards and all("\nNotifiers: alice\n" in reply.body + "\n" for reply in boards)
+
+
+def test_long_lists_of_watchers_wrap_under_their_first_name():
+    userids = [f"user{i:02}" for i in range(30, 0, -1)]
+    lines = watcher_lines(userids, ["zed"])
+    assert lines[0].startswith("Subscribers: user01 user02 ")
+    assert all(len(line) <= WIDTH for line in lines)
+    assert len(lines) == 5 and lines[-1] == "Notifiers: zed"
+    assert all(line.startswith(" " * 13 + "user") for line in lines[1:-1])
+    assert " ".join(lines[:-1]).split() == ["Subscribers:", *sorted(userids)]
+    assert watcher_lines([], []) == []
+
+
+def test_notifiers_cost_a_move_one_query_and_nothing_where_there_are_none(players):
+    """The board's own query says whether anyone waits for its end."""
+    run = players
+    start_trou(run)
+    statements: list[str] = []
+    event.listen(run.engine, "before_cursor_execute",
+                 lambda conn, cursor, statement, *rest: statements.append(statement))
+    counts = []
+    for i, text in enumerate(TROU_GAME[:4]):
+        if i == 2:
+            run(CAROL, f"trou notify carol {PW['carol']}")
+            run(CAROL, f"trou notify carol {PW['carol']} 101")
+        userid = ("alice", "bob")[i % 2]
+        statements.clear()
+        replies = run((ALICE, BOB)[i % 2], f"trou move 101 {userid} {PW[userid]} {text}")
+        counts.append(len(statements))
+        assert ("Notifiers: carol" in replies[0].body) == (i >= 2)
     assert counts[2] == counts[0] + 1 and counts[3] == counts[1] + 1, counts
