@@ -8,8 +8,9 @@ move causes is composed as sent and measured; the largest of each game is report
 
 The budget is 16 KB for every game (a Loophole board mail was 75 KB, most of it the same
 inline style on each of its 343 cells; the pictures now name shared rules by class). The
-final mail lists every move, as pbmserv's did (issue 25): it may be larger by what those
-moves add to its two parts, and by nothing else, so a game's length is all it grows with.
+final mail lists every move and ends with the clock block, as pbmserv's did (issue 25): it
+may be larger by what those add to its two parts, and by nothing else, so a game's length
+is all it grows with.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pbm.db.models import Board
 from pbm.games import registry
 from pbm.mail.compose import compose
 from pbm.views.boardmail import RECENT_ROWS, move_list
+from pbm.views.clock_block import clock_block
 from tests.commands.conftest import ALICE, BOB, CAROL, PW, STRANGER, Runner
 from tests.commands.test_secrets import without_fsync
 from tests.games.pictures import assert_document_safe
@@ -64,7 +66,8 @@ class Largest:
                 self.raw, self.allowed = raw, allowed
 
     def __str__(self) -> str:
-        less = f" less {self.allowed:,} for the whole move list" if self.allowed else ""
+        less = f" less {self.allowed:,} for the whole move list and the clock" \
+            if self.allowed else ""
         return f"{self.size:,} bytes{less} (HTML part {self.html:,}) at {self.where}"
 
 
@@ -95,16 +98,17 @@ def play(run: Runner, name: str, seed: int, largest: Largest) -> None:
 
 
 def whole_list(run: Runner, number: int) -> int:
-    """The bytes a final mail's whole move list adds to it, as sent (CRLF), to its text
-    part and its HTML part, over the last RECENT_ROWS rows other mails show; 0 for a board
-    still in play. Every seat sees the same list once the game is over."""
+    """The bytes a final mail's whole move list and its clock block add to it, as sent
+    (CRLF), to its text part and its HTML part, over the last RECENT_ROWS rows other mails
+    show; 0 for a board still in play. Every seat sees the same once the game is over."""
     with run.session() as session:
         board = session.get(Board, number)
         assert board is not None
         pos = position(board)
         if pos.outcome() is None:
             return 0
-        full, recent = move_list(pos, None, None), move_list(pos, None, RECENT_ROWS)
+        block = "\n\n" + "\n".join(clock_block(pos, None))
+        full, recent = move_list(pos, None, None) + block, move_list(pos, None, RECENT_ROWS)
     sent = [len(text.replace("\n", "\r\n")) for text in (full, recent)]
     escaped = [len(escape(text).replace("\n", "\r\n")) for text in (full, recent)]
     return max(0, sent[0] - sent[1]) + max(0, escaped[0] - escaped[1])
