@@ -296,6 +296,9 @@ class ChallengePolicy(Base):
     refuses: Mapped[bool] = mapped_column(Boolean, default=False)
     board_limit: Mapped[int | None] = mapped_column(Integer, nullable=True)
     seeking: Mapped[int] = mapped_column(Integer, default=0)
+    # Since when they have waited for an opponent (None: not seeking): pairing offers a bot
+    # to one who has waited long enough (pbm/commands/pairing.py).
+    seeking_since: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
 
 class InboundMessage(Base):
