@@ -23,19 +23,23 @@ FIRST_BOARD = 101
 
 def start_board(ctx: Context, game: AnyGame, users: list[User], options: dict[str, Any],
                 challenger: str, nag_days: int | None = None,
-                forfeit_days: int | None = None, total_days: int | None = None) -> Position:
+                forfeit_days: int | None = None, total_days: int | None = None,
+                prefix: str = "") -> Position:
+    """A new board of `game` between `users` (in seat order), its clocks started; `prefix`:
+    a tournament's letters, its boards numbered from 101 apart from the game's others."""
     # Several nodes: the next id and number are taken one challenge at a time, each after
     # the last one's commit (so no two boards get the same; a rolled back one leaves a gap).
     locks.hold(ctx.session, Guarded.NUMBERS)
     key = (ctx.session.scalar(select(func.max(Board.id))) or FIRST_BOARD - 1) + 1
     # Players know a board by its number within its game, from 101 as in pbmserv.
-    number = (ctx.session.scalar(select(func.max(Board.number))
-                                 .where(Board.game == game.info.name)) or FIRST_BOARD - 1) + 1
+    number = (ctx.session.scalar(select(func.max(Board.number)).where(
+        Board.game == game.info.name, Board.prefix == prefix)) or FIRST_BOARD - 1) + 1
     seed = key  # reproducible: any randomness a game has follows from the board
     state = game.start(options, seed)
     board = Board(
         id=key,
         number=number,
+        prefix=prefix,
         game=game.info.name,
         rules_version=game.info.rules_version,
         options=options,

@@ -17,6 +17,7 @@ from sqlalchemy import (
     String,
     Text,
     false,
+    text,
     true,
 )
 from sqlalchemy.orm import (
@@ -28,7 +29,7 @@ from sqlalchemy.orm import (
     relationship,
 )
 
-from pbm.db.statuses import BoardStatus, InboundStatus, OutboxStatus, Status
+from pbm.db.statuses import BoardStatus, InboundStatus, OutboxStatus, Status, TournamentStatus
 
 # Explicit constraint names keep Alembic migrations stable across databases.
 NAMING = {
@@ -141,6 +142,9 @@ class Board(Base):
     # board mail lists, kept with the board so that a move need not read the log back
     # (boards/position.py). None for a board from before they were kept, until its next move.
     recent_moves: Mapped[list[list[Any]] | None] = mapped_column(JSON, nullable=True)
+    # A tournament's boards are named with its letters before their number, as pbmserv's
+    # (`a101`), and numbered from 101 within the tournament; "" for every other board.
+    prefix: Mapped[str] = mapped_column(String(4), default="", server_default=text("''"))
     # Whether anyone watches the board (a Subscription), where the query that loaded it
     # asked (boards.select.load_board does, in the board's one query); None where it did
     # not. Not a column: it spares a move on a board nobody watches the spectators' query.
@@ -164,7 +168,13 @@ class Board(Base):
     # finished_at too: listings show finished boards until they are archived.
     __table_args__ = (Index("ix_boards_game_status_finished", "game", "status", "finished_at"),
                       Index("ix_boards_rating_seq", "rating_seq", unique=True),
-                      Index("ix_boards_game_number", "game", "number", unique=True))
+                      Index("ix_boards_game_prefix_number", "game", "prefix", "number",
+                            unique=True))
+
+    @property
+    def label(self) -> str:
+        """The board's name as players write it: 101, or a101 in a tournament."""
+        return f"{self.prefix}{self.number}"
 
 
 class Seat(Base):
@@ -299,6 +309,80 @@ class ChallengePolicy(Base):
     # Since when they have waited for an opponent (None: not seeking): pairing offers a bot
     # to one who has waited long enough (pbm/commands/pairing.py).
     seeking_since: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class Tournament(Base):
+    """A tournament of one game: its players join while it is open, then it is played in
+    rounds (round robin in pools, Swiss, or knockout) on boards named with its prefix."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    name: Mapped[str] = mapped_column(String(32))
+    prefix: Mapped[str] = mapped_column(String(4))  # its boards' names: a101, a102, ...
+    format: Mapped[str] = mapped_column(String(16))  # roundrobin | swiss | knockout
+    rounds: Mapped[int | None] = mapped_column(Integer, nullable=True)  # Swiss; None: log2 n
+    pool_size: Mapped[int] = mapped_column(Integer)  # round robin: players per pool at most
+    nag_days: Mapped[int] = mapped_column(Integer)
+    forfeit_days: Mapped[int] = mapped_column(Integer)
+    organiser_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), nullable=True)  # None: the operator
+    status: Mapped[TournamentStatus] = mapped_column(Status(TournamentStatus),
+                                                     default=TournamentStatus.OPEN)
+    round: Mapped[int] = mapped_column(Integer, default=0)  # the round in play (0: none yet)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+    entries: Mapped[list[TournamentEntry]] = relationship(
+        back_populates="tournament", order_by="TournamentEntry.joined_at",
+        cascade="all, delete-orphan", lazy="selectin")
+
+    __table_args__ = (Index("ix_tournaments_game_name", "game", "name", unique=True),
+                      Index("ix_tournaments_game_prefix", "game", "prefix", unique=True))
+
+
+class TournamentEntry(Base):
+    """A player in a tournament: their rating when it started (the seeding), their pool,
+    and when they withdrew (their games left are forfeits; those played stand)."""
+
+    __tablename__ = "tournament_entries"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    joined_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    pool: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    withdrawn_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+    tournament: Mapped[Tournament] = relationship(back_populates="entries")
+    user: Mapped[User] = relationship(lazy="joined")
+
+
+class TournamentGame(Base):
+    """One pairing of a round: a board between two players, or a bye (no board, no second
+    player). `outcome` is set when it is decided: "0" or "1" (that seat won), "draw",
+    "bye"."""
+
+    __tablename__ = "tournament_games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"))
+    round: Mapped[int] = mapped_column(Integer)
+    pool: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    board_id: Mapped[int | None] = mapped_column(
+        ForeignKey("boards.id", ondelete="SET NULL"), nullable=True)
+    seat0_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    seat1_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    outcome: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    # Knockout: a drawn game is played again with the seats swapped (1 for that replay).
+    replay: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+    __table_args__ = (Index("ix_tournament_games_tournament_round", "tournament_id", "round"),
+                      Index("ix_tournament_games_board_id", "board_id"))
 
 
 class InboundMessage(Base):

@@ -15,6 +15,13 @@ class BoardStatus(StrEnum):
     DECLINED = "declined"  # a player left before their first move: the board is gone
 
 
+class TournamentStatus(StrEnum):
+    OPEN = "open"  # players join and leave; the organiser starts it
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"  # by its organiser or the operator; its boards play on, unrated
+
+
 class InboundStatus(StrEnum):
     PENDING = "pending"  # stored, not handled yet
     DONE = "done"
