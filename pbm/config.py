@@ -98,6 +98,10 @@ class LimitSettings:
     # Spectators of one board; users told when one board ends; and users told when any
     # board of one game ends. Each is mailed at every move or ending, so each is bounded.
     watchers_per_board: int = 50
+    # Tournaments: whether players may create them (else only the operator), and the most
+    # players one may have (its mails name them all).
+    players_create_tournaments: bool = True
+    tournament_players: int = 64
     # Password guessing: free wrong guesses per account, then checks pause for a while that
     # doubles with every further wrong guess.
     wrong_passwords_before_pause: int = 5
@@ -114,6 +118,9 @@ class TimeSettings:
     vacation_days_per_year: int = 42  # how long a player may be away in a calendar year
     archive_days: int = 14  # finished boards leave the lists of boards after this long
     tick_seconds: int = 60  # how often `pbm serve` runs the housekeeping
+    # A tournament's boards, unless it sets its own (pbmserv's faster tournament clocks).
+    tournament_nag_days: int = 1
+    tournament_forfeit_days: int = 7
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,8 @@ def limits(board: Board, time: TimeSettings) -> tuple[int, int]:
     only once every player has moved; until then the server's. (Each is at least the
     server's then, so the forfeit time stays longer than the nag time.)"""
     nag, forfeit = nag_days(board, time), forfeit_days(board, time)
+    if board.prefix:  # a tournament's board: its players joined it, clocks and all
+        return nag, forfeit
     if (nag >= time.nag_days and forfeit >= time.forfeit_days) or everyone_moved(board):
         return nag, forfeit
     return max(nag, time.nag_days), max(forfeit, time.forfeit_days)

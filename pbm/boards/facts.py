@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 
 from pbm.boards.position import Position
 from pbm.context import Fact
+from pbm.db.models import Tournament
 
 
 @dataclass(frozen=True)
@@ -17,6 +18,32 @@ class Ended(Fact):
     who asked to be told (`GAME notify`) hear of it; its players have the final board."""
 
     pos: Position
+
+
+@dataclass(frozen=True)
+class Declined(Fact):
+    """`seat` left the board before making a move on it (or its time ran out before one):
+    the board is removed, unrated. Whoever declined it tells its players how; a tournament
+    counts it as that seat's loss (pbm.boards.rounds)."""
+
+    pos: Position
+    seat: int
+
+
+@dataclass(frozen=True)
+class TournamentRound(Fact):
+    """Round `number` of the tournament started (or its draws are replayed) on `boards`."""
+
+    tournament: Tournament
+    number: int
+    boards: tuple[Position, ...]
+
+
+@dataclass(frozen=True)
+class TournamentEnded(Fact):
+    """The tournament's last game was decided: every participant gets the final table."""
+
+    tournament: Tournament
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.orm import object_session
 
 from pbm.boards import clocks, submission
-from pbm.boards.facts import Ended
+from pbm.boards.facts import Declined, Ended
 from pbm.boards.position import MOVE, LoggedMove, Position, keep_move, viewer_key
 from pbm.boards.proposal import after_move
 from pbm.context import CommandError, Context
@@ -111,6 +111,7 @@ def withdraw(ctx: Context, pos: Position, seat: int) -> bool:
         pos.board.finished_at = ctx.now
         for other in pos.board.seats:
             clocks.stop(other, ctx.now)
+        ctx.facts.append(Declined(pos, seat))
         return True
     resign(ctx, pos, seat)
     return False

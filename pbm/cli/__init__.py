@@ -13,6 +13,7 @@ from pbm.cli import (  # noqa: F401
     settings,
     standing,
     store,
+    tournaments,
 )
 from pbm.cli.app import main
 

@@ -16,6 +16,7 @@ from pbm.commands import (  # noqa: F401,E402
     standing_commands,
     submit,
     talk,
+    tournament,
     turn_list,
     vacation,
     watch,

@@ -6,17 +6,31 @@ from __future__ import annotations
 from datetime import timedelta
 
 from pbm.accounts.addresses import addresses_of
-from pbm.boards.facts import DeclinedOnTime, Ended, Forfeited, Nagged, QueueDropped
+from pbm.boards import rounds
+from pbm.boards.facts import (
+    Declined,
+    DeclinedOnTime,
+    Ended,
+    Forfeited,
+    Nagged,
+    QueueDropped,
+    TournamentEnded,
+    TournamentRound,
+)
 from pbm.context import Context, Fact, Reply, board_thread
 from pbm.views.boardmail import Pictures, announce_decline, board_page, send_board
 from pbm.views.end_notice import board_ended
 from pbm.views.to_move import to_move_lines
+from pbm.views.tournament_page import tournament_text
 
 DAY = timedelta(days=1)
 
 
 def tell(ctx: Context) -> None:
-    """Write the mail of every fact not yet told, and forget them."""
+    """Write the mail of every fact not yet told, and forget them. First the facts are
+    settled: a tournament board's end may decide its round and start the next one, whose
+    facts are told with the rest."""
+    rounds.settle(ctx)
     facts, ctx.facts = ctx.facts, []
     for fact in facts:
         _tell(ctx, fact)
@@ -33,6 +47,22 @@ def _tell(ctx: Context, fact: Fact) -> None:
                                      board_thread(pos.board)))
         case Nagged():
             _nag(ctx, fact)
+        case Declined():
+            pass  # whoever declined it told the players how (announce_decline)
+        case TournamentRound(tournament, number, boards):
+            title = boards[0].title if boards else ""
+            for pos in boards:
+                note = (f"Round {number} of the {title} tournament {tournament.name}.\n"
+                        f"'{tournament.game} tournament show {tournament.name}' mails "
+                        "the standings.")
+                send_board(ctx, pos, new=True, comment=("pbm", note))
+        case TournamentEnded(tournament):
+            body = tournament_text(ctx.session, tournament)
+            subject = f"Tournament {tournament.name} has ended"
+            for entry in tournament.entries:
+                to = addresses_of(entry.user)
+                if to:
+                    ctx.replies.append(Reply(to, subject, body, "notice"))
         case Forfeited(pos):
             send_board(ctx, pos)  # the final board, to its players and watchers
         case DeclinedOnTime(pos, seat, waited):

@@ -1,0 +1,92 @@
+"""A tournament as its mails show it: the standings in pbmserv's pool table, then every
+round's pairings with their boards and results."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from pbm.boards import rounds
+from pbm.db.models import Board, Tournament, TournamentGame
+from pbm.db.statuses import TournamentStatus
+from pbm.games import registry
+from pbm.tournaments.standings import Standing, Tiebreak, standings
+from pbm.tournaments.table import table
+from pbm.width import fit
+
+FORMAT_NAMES = {rounds.ROUND_ROBIN: "round robin", rounds.SWISS: "Swiss",
+                rounds.KNOCKOUT: "knockout"}
+
+
+def tiebreak_of(t: Tournament) -> Tiebreak:
+    return Tiebreak.SONNEBORN_BERGER if t.format == rounds.ROUND_ROBIN else Tiebreak.BUCHHOLZ
+
+
+def heading(t: Tournament) -> str:
+    title = registry.get(t.game).info.title
+    kind = FORMAT_NAMES[t.format]
+    if t.status == TournamentStatus.OPEN:
+        where = f"open: {len(t.entries)} joined"
+    elif t.status == TournamentStatus.RUNNING:
+        where = f"round {t.round}"
+        if t.format != rounds.KNOCKOUT:
+            where += f" of {rounds.last_round(t)}"
+    else:
+        where = t.status.value
+    return f"{title} tournament {t.name} ({kind}, boards {t.prefix}101...): {where}"
+
+
+def tournament_text(session: Session, t: Tournament) -> str:
+    st = rounds.standing(session, t)
+    lines = [heading(t), ""]
+    if t.status == TournamentStatus.OPEN:
+        names = " ".join(sorted(e.user.userid for e in t.entries)) or "(nobody yet)"
+        lines += [fit(f"Players: {names}"), "",
+                  f"Join: {t.game} tournament join {t.name} userid password"]
+        return "\n".join(lines) + "\n"
+    pools: dict[str, list[Standing]] = {}
+    ratings = rounds.ratings_at_start(t)
+    done = rounds.results(st)
+    for pool in sorted({e.pool or 0 for e in t.entries}):
+        members = {e.user.userid: ratings[e.user.userid] for e in t.entries
+                   if (e.pool or 0) == pool}
+        mine = [r for r in done if set(r.players()) <= set(members)]
+        pools[f"{t.prefix.upper()}{pool + 1}"] = standings(mine, members, tiebreak_of(t))
+    lines.append(table(pools, tiebreak_of(t)).rstrip())
+    champion = rounds.champion(t, st)
+    if champion:
+        lines += ["", f"Winner: {champion}"]
+    withdrawn = sorted(e.user.userid for e in t.entries if e.withdrawn_at is not None)
+    if withdrawn:
+        lines += ["", fit("Withdrawn: " + " ".join(withdrawn))]
+    labels = _labels(session, st.games)
+    for number in sorted({g.round for g in st.games}):
+        lines += ["", f"Round {number}:"]
+        lines += [_pairing_line(g, st.userids, labels) for g in st.games if g.round == number]
+    return "\n".join(lines) + "\n"
+
+
+def _labels(session: Session, games: list[TournamentGame]) -> dict[int, str]:
+    ids = [g.board_id for g in games if g.board_id is not None]
+    if not ids:
+        return {}
+    return {board_id: f"{prefix}{number}" for board_id, prefix, number in session.execute(
+        select(Board.id, Board.prefix, Board.number).where(Board.id.in_(ids)))}
+
+
+def _pairing_line(game: TournamentGame, userids: dict[int, str], labels: dict[int, str]) -> str:
+    white = userids[game.seat0_id]
+    if game.seat1_id is None:
+        return f"  {'':6} {white:<16} bye"
+    black = userids[game.seat1_id]
+    board = labels.get(game.board_id or -1, "-")
+    outcome = game.outcome
+    if outcome is None:
+        result = "playing"
+    elif outcome == rounds.DRAW:
+        result = "draw"
+    else:
+        winner = (white, black)[int(outcome[0])]
+        result = f"{winner} won" + (" (forfeit)" if outcome.endswith(rounds.WALKOVER) else "")
+    replay = " (replay)" if game.replay else ""
+    return f"  {board:<6} {white:<16} - {black:<16} {result}{replay}".rstrip()

@@ -1,0 +1,275 @@
+"""Tournaments played to their end through the command layer: a round robin of 6, a Swiss of
+12 in 4 rounds and a knockout of 8, every move, resignation and draw sent as a player's mail
+command, with the standings checked against tables worked by hand."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from pbm.context import Reply
+from pbm.db.models import Address, Board, BoardStatus, Tournament, TournamentGame, User
+from pbm.db.statuses import TournamentStatus
+from tests.commands.conftest import TROU_GAME, Runner, error, one
+
+FIELD = [f"p{n:02}" for n in range(1, 13)]
+PASSWORD = "Field1234"
+
+
+def address(userid: str) -> str:
+    return f"{userid}@example.org"
+
+
+@pytest.fixture(scope="session")
+def field_rows(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, str]]:
+    """Twelve players signed up once with the real command: (userid, password hash)."""
+    runner = Runner(tmp_path_factory.mktemp("field") / "pbm.sqlite")
+    try:
+        for userid in FIELD:
+            replies = runner(address(userid), f"signup {userid} {PASSWORD}")
+            assert [r.subject for r in replies] == [f"Welcome to pbm, {userid}"], replies
+        with runner.session() as session:
+            return [(u.userid, u.password_hash) for u in session.scalars(
+                select(User).where(User.bot.is_(None)).order_by(User.id))]
+    finally:
+        runner.engine.dispose()
+
+
+@pytest.fixture
+def field(tmp_path: Path, field_rows: list[tuple[str, str]]) -> Runner:
+    runner = Runner(tmp_path / "pbm.sqlite")
+    with runner.session() as session:
+        for userid, password_hash in field_rows:
+            user = User(userid=userid, password_hash=password_hash)
+            user.addresses = [Address(position=0, address=address(userid))]
+            session.add(user)
+    yield runner
+    runner.engine.dispose()
+
+
+def send(run: Runner, userid: str, line: str) -> list[Reply]:
+    return run(address(userid), line.replace("PW", PASSWORD))
+
+
+# Who wins a board: a userid, or None for a draw.
+Rule = Callable[[str, str], str | None]
+
+
+def active_boards(run: Runner) -> list[tuple[str, str, str]]:
+    """The tournament boards in play: (label, seat-0 userid, seat-1 userid)."""
+    with run.session() as session:
+        boards = session.scalars(select(Board).where(Board.prefix != "",
+                                                     Board.status == BoardStatus.ACTIVE)
+                                 .order_by(Board.number))
+        return [(b.label, b.seats[0].user.userid, b.seats[1].user.userid) for b in boards]
+
+
+def play_board(run: Runner, label: str, white: str, black: str, winner: str | None) -> None:
+    """Both players move once (so both took the board up), then the loser resigns, or the
+    two agree a draw."""
+    for userid, move in ((white, TROU_GAME[0]), (black, TROU_GAME[1])):
+        replies = send(run, userid, f"trou move {label} {userid} PW {move}")
+        assert not any(r.subject.endswith("Error") for r in replies), replies
+    if winner is None:
+        send(run, white, f"trou move {label} {white} PW propose")
+        replies = send(run, black, f"trou move {label} {black} PW accept")
+    else:
+        loser = black if winner == white else white
+        replies = send(run, loser, f"trou resign {label} {loser} PW")
+    assert not any(r.subject.endswith("Error") for r in replies), replies
+
+
+def play_out(run: Runner, rule: Rule, most: int = 200) -> list[Reply]:
+    """Play every tournament board as `rule` says until none is left; the last replies."""
+    last: list[Reply] = []
+    for _ in range(most):
+        boards = active_boards(run)
+        if not boards:
+            return last
+        label, white, black = boards[0]
+        play_board(run, label, white, black, rule(white, black))
+    raise AssertionError("the tournament did not end")
+
+
+def tournament(run: Runner, name: str) -> Tournament:
+    with run.session() as session:
+        t = session.scalar(select(Tournament).where(Tournament.name == name))
+        assert t is not None
+        session.expunge(t)
+        return t
+
+
+def games(run: Runner, name: str) -> list[tuple[int, str, str | None, str | None]]:
+    """(round, seat-0 userid, seat-1 userid, outcome) of every game, in order."""
+    with run.session() as session:
+        t = session.scalar(select(Tournament).where(Tournament.name == name))
+        assert t is not None
+        names = {u.id: u.userid for u in session.scalars(select(User))}
+        rows = session.scalars(select(TournamentGame).where(
+            TournamentGame.tournament_id == t.id).order_by(TournamentGame.round,
+                                                            TournamentGame.id))
+        return [(g.round, names[g.seat0_id], names.get(g.seat1_id or -1), g.outcome)
+                for g in rows]
+
+
+def create_and_join(run: Runner, name: str, players: list[str], options: str = "") -> None:
+    organiser = players[0]
+    created = one(send(run, organiser, f"trou tournament create {name} {organiser} PW "
+                                       f"{options}".strip()))
+    assert created.subject == f"Tournament {name} created", created.body
+    for userid in players:
+        joined = one(send(run, userid, f"trou tournament join {name} {userid} PW"))
+        assert f"{userid} has joined the tournament {name}" in joined.body
+
+
+# ----- round robin ----------------------------------------------------------------------------
+def test_a_round_robin_of_six_plays_to_its_end_and_its_table_is_the_hand_worked_one(field):
+    players = FIELD[:6]  # p01 .. p06, all rated 1600: seeded by userid
+    create_and_join(field, "spring", players)
+    started = send(field, "p01", "trou tournament start spring p01 PW")
+    assert any(r.subject == "Tournament spring started" for r in started)
+    first = [r for r in started if r.subject.startswith("New Trou Board ")]
+    assert len(first) == 6  # three boards, a mail to each player
+    assert all("Round 1 of the Trou tournament spring." in r.body for r in first)
+
+    # p01 and p02 draw; p03 beats p02; otherwise the player listed first wins.
+    def rule(white: str, black: str) -> str | None:
+        pair = {white, black}
+        if pair == {"p01", "p02"}:
+            return None
+        if pair == {"p02", "p03"}:
+            return "p03"
+        return min(pair)
+
+    last = play_out(field, rule)
+    t = tournament(field, "spring")
+    assert t.status == TournamentStatus.FINISHED and t.round == 5
+    played = games(field, "spring")
+    assert len(played) == 15  # every pair once
+    assert len({frozenset((w, b)) for _, w, b, _ in played}) == 15
+    final = [r for r in last if r.subject == "Tournament spring has ended"]
+    assert {r.to for r in final} == {(address(u),) for u in players}
+    # By hand, 2 a win and 1 a tie: p01 4W 1T = 9; p03 4W 1L = 8; p02 3W 1L 1T = 7; p04 4;
+    # p05 2; p06 0. Sonneborn-Berger (beaten opponents' points, half a drawn one's):
+    # p01 8+4+2+0 + 7/2 = 17.5; p03 7+4+2+0 = 13; p02 4+2+0 + 9/2 = 10.5; p04 2+0 = 2;
+    # p05 0; p06 0.
+    body = final[0].body
+    table = body[body.index("Pool"):].split("\n\n")[0].splitlines()
+    assert [line.split() for line in table] == [
+        ["Pool", "Name", "W", "L", "T", "SB"],
+        ["A1", "p01", "4", "0", "1", "17.5"],
+        ["A1", "p03", "4", "1", "0", "13"],
+        ["A1", "p02", "3", "1", "1", "10.5"],
+        ["A1", "p04", "2", "3", "0", "2"],
+        ["A1", "p05", "1", "4", "0", "0"],
+        ["A1", "p06", "0", "5", "0", "0"],
+    ]
+    assert max(len(line) for line in body.splitlines()) <= 76
+
+
+# ----- Swiss ------------------------------------------------------------------------------------
+def test_a_swiss_of_twelve_in_four_rounds(field):
+    create_and_join(field, "autumn", FIELD, "-format=swiss -rounds=4")
+    send(field, "p01", "trou tournament start autumn p01 PW")
+    # The lower userid wins, but p12 beats everyone it meets, and p05 v p06 is drawn.
+    def rule(white: str, black: str) -> str | None:
+        pair = {white, black}
+        if "p12" in pair:
+            return "p12"
+        if pair == {"p05", "p06"}:
+            return None
+        return min(pair)
+
+    last = play_out(field, rule)
+    t = tournament(field, "autumn")
+    assert t.status == TournamentStatus.FINISHED and t.round == 4
+    played = games(field, "autumn")
+    assert {r for r, *_ in played} == {1, 2, 3, 4}
+    for number in range(1, 5):
+        boards = [(w, b) for r, w, b, _ in played if r == number]
+        assert len(boards) == 6  # twelve players, no bye
+        assert sorted(u for pair in boards for u in pair) == sorted(FIELD)
+    pairs = [frozenset((w, b)) for _, w, b, _ in played]
+    assert len(pairs) == len(set(pairs))  # nobody met twice
+    body = next(r for r in last if r.subject == "Tournament autumn has ended").body
+    rows = {line.split()[1]: line.split() for line in body.splitlines()
+            if line.startswith("A1 ")}
+    assert rows["p12"][2:4] == ["4", "0"]  # p12 won all four
+    # Points add up: 24 games' worth of 2 each over the 4 rounds.
+    assert sum(2 * int(r[2]) + (int(r[4]) if len(r) > 5 else 0) for r in rows.values()) \
+        == 4 * 6 * 2
+
+
+# ----- knockout --------------------------------------------------------------------------------
+def test_a_knockout_of_eight_with_a_drawn_game_replayed(field):
+    players = FIELD[:8]
+    create_and_join(field, "cup", players, "-format=knockout")
+    send(field, "p01", "trou tournament start cup p01 PW")
+    draws = {"p01p08": 1}  # their first game is drawn, the replay is not
+
+    def rule(white: str, black: str) -> str | None:
+        key = "".join(sorted((white, black)))
+        if draws.get(key):
+            draws[key] -= 1
+            return None
+        return max((white, black)) if {white, black} == {"p02", "p07"} else min(white, black)
+
+    last = play_out(field, rule)
+    t = tournament(field, "cup")
+    assert t.status == TournamentStatus.FINISHED and t.round == 3
+    played = games(field, "cup")
+    # Seeds by rating (all 1600), then userid: 1 v 8, 4 v 5, 2 v 7, 3 v 6; p01 v p08
+    # drawn and replayed with the seats swapped.
+    assert [(r, w, b) for r, w, b, _ in played if r == 1] == [
+        (1, "p01", "p08"), (1, "p04", "p05"), (1, "p02", "p07"), (1, "p03", "p06"),
+        (1, "p08", "p01")]
+    assert [sorted((w, b)) for r, w, b, _ in played if r == 2] == [["p01", "p04"],
+                                                                   ["p03", "p07"]]
+    assert [sorted((w, b)) for r, w, b, _ in played if r == 3] == [["p01", "p03"]]
+    body = next(r for r in last if r.subject == "Tournament cup has ended").body
+    assert "Winner: p01" in body
+
+
+# ----- bad input -------------------------------------------------------------------------------
+def test_refusals_change_nothing(field):
+    create_and_join(field, "open", FIELD[:2])
+    snapshot = field.snapshot()
+    cases = [
+        ("p01", "trou tournament join open p01 PW", "has joined the tournament open already"),
+        ("p03", "trou tournament join nosuch p03 PW", "There is no Trou tournament 'nosuch'"),
+        ("p02", "trou tournament start open p02 PW", "Only the organiser"),
+        ("p01", "trou tournament start open p01 PW", "needs 3 players at least"),
+        ("p02", "trou tournament cancel open p02 PW", "Only the organiser"),
+        ("p03", "trou tournament create open p03 PW", "already"),
+        ("p03", "trou tournament create x p03 PW -format=ladder", "-format is one of"),
+        ("p03", "trou tournament create y p03 PW -pool=1", "-pool takes a number from 3"),
+        ("p03", "trou tournament create z p03 PW -rounds=3", "-rounds is for Swiss"),
+        ("p03", "trou tournament play open p03 PW", "is not a tournament command"),
+    ]
+    for userid, line, message in cases:
+        assert message in error(send(field, userid, line)).body, line
+    assert "password" in error(send(field, "p03", "trou tournament join open p03 wrong")) \
+        .body.lower()
+    assert field.snapshot() == snapshot
+
+
+def test_a_player_who_withdraws_mid_round_loses_what_is_left(field):
+    create_and_join(field, "short", FIELD[:4])
+    send(field, "p01", "trou tournament start short p01 PW")
+    label, white, black = next(b for b in active_boards(field) if "p04" in b[1:])
+    other = white if black == "p04" else black
+    left = send(field, "p04", "trou tournament leave short p04 PW")
+    assert any("p04 has withdrawn from the tournament short" in r.body for r in left)
+    rule: Rule = lambda white, black: min(white, black)  # noqa: E731
+    play_out(field, rule)
+    played = games(field, "short")
+    theirs = [(w, b, o) for _, w, b, o in played if "p04" in (w, b)]
+    assert len(theirs) == 3  # one a round, every one lost
+    for w, b, outcome in theirs:
+        assert outcome is not None and outcome.endswith("w")
+        assert (w, b)[int(outcome[0])] != "p04"
+    assert tournament(field, "short").status == TournamentStatus.FINISHED
+    assert other  # the opponent of the first board got the win
