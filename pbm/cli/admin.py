@@ -32,7 +32,7 @@ def _refusals() -> Iterator[None]:
         sys.exit(1)
 
 
-def _as_operator(app: App, act: Callable[[Context], object], *, answer_to: str = "",
+def as_operator(app: App, act: Callable[[Context], object], *, answer_to: str = "",
                  deliver: bool = True) -> None:
     """Run `act` with operator rights in one transaction; mail what it sends to players.
 
@@ -75,7 +75,7 @@ def challenge(app: App, game: str, words: tuple[str, ...]) -> None:
 
     userids = [word for word in words if not word.startswith("-")]
     options = [word for word in words if word.startswith("-")]
-    _as_operator(app, lambda ctx: start(ctx, registry.lookup(game), userids, options))
+    as_operator(app, lambda ctx: start(ctx, registry.lookup(game), userids, options))
 
 
 @main.command(context_settings={"ignore_unknown_options": True})
@@ -213,7 +213,7 @@ def users_add(app: App, userid: str, addresses: tuple[str, ...], from_stdin: boo
     with _refusals():
         chosen = check_addresses(list(addresses))
     password = _password(from_stdin)
-    _as_operator(app, lambda ctx: signup(ctx, userid, password, chosen), answer_to=chosen[0])
+    as_operator(app, lambda ctx: signup(ctx, userid, password, chosen), answer_to=chosen[0])
 
 
 @users.command(name="passwd")
@@ -225,7 +225,7 @@ def users_passwd(app: App, userid: str, from_stdin: bool) -> None:
     from pbm.commands.accounts import change_password
 
     password = _password(from_stdin)
-    _as_operator(app, lambda ctx: change_password(ctx, userid, None, password), deliver=False)
+    as_operator(app, lambda ctx: change_password(ctx, userid, None, password), deliver=False)
 
 
 @users.command(name="remove")
@@ -235,4 +235,4 @@ def users_remove(app: App, userid: str) -> None:
     """Sign a player off: their active games are resigned, history kept."""
     from pbm.commands.accounts import signoff
 
-    _as_operator(app, lambda ctx: signoff(ctx, userid, None))
+    as_operator(app, lambda ctx: signoff(ctx, userid, None))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from pbm.cli.admin import _as_operator
+from pbm.cli.admin import as_operator
 from pbm.cli.app import App, main, pass_app
 
 
@@ -25,7 +25,7 @@ def create(app: App, game: str, name: str, options: tuple[str, ...]) -> None:
     from pbm.commands.tournament import create as open_one
     from pbm.games import registry
 
-    _as_operator(app, lambda ctx: open_one(ctx, registry.lookup(game), name, None,
+    as_operator(app, lambda ctx: open_one(ctx, registry.lookup(game), name, None,
                                            list(options)))
 
 
@@ -49,7 +49,7 @@ def _on(app: App, game: str, name: str, act: str, userid: str | None = None) -> 
             user = require_user(ctx, userid)
             (service.join if act == "join" else service.leave)(ctx, t, user)
 
-    _as_operator(app, run)
+    as_operator(app, run)
 
 
 @tournament.command()
