@@ -131,3 +131,22 @@ def bots(games: int, names: tuple[str, ...], seconds: float, pairings: tuple[str
     _report(run(games, chosen, seconds, seed, workers,
                 progress=lambda line: click.echo(line, err=True), pairings=chosen_pairings),
             as_json)
+
+
+@bench.command()
+@click.option("--players", default=200, show_default=True, help="Players in the Swiss.")
+@click.option("--rounds", type=int, help="Rounds (default: ceil(log2 players)).")
+@click.option("--seed", default=1, show_default=True)
+@as_json
+def swiss(players: int, rounds: int | None, seed: int, as_json: bool) -> None:
+    """A whole Swiss played by dice (ratings 1000-2200, Elo odds, a tenth drawn): the
+    seconds pairing each round takes (pbm.tournaments.swiss, one weighted matching)."""
+    from pbm.tournaments.simulation import simulate
+    from pbm.tournaments.swiss import recommended_rounds
+
+    count = rounds or recommended_rounds(players)
+    seconds = simulate(players, count, seed)
+    _report({"players": players, "rounds": count,
+             "seconds_per_round": [round(s, 3) for s in seconds],
+             "slowest_round_seconds": round(max(seconds), 3),
+             "total_seconds": round(sum(seconds), 3)}, as_json)
