@@ -94,6 +94,9 @@ READ_ONLY: dict[tuple[str, ...], tuple[Run, ...]] = {
                                                   if BotSettings().plays(n)) + "$",
                     r"^easybot \(easy\): 0 active boards \(not challenged yet\)$"),),
     ("bench", "loophole"): (Run(("--games", "2", "--json"), r'^\{"games": 2, '),),
+    ("bench", "swiss"): (Run(("--players", "12", "--rounds", "3", "--json"),
+                             r'^\{"players": 12, "rounds": 3, '),),
+    ("tournament", "list"): (Run(("trou",), r"^No Trou tournaments yet\."),),
 }
 
 # Commands that change the house (or start servers, or take minutes): only `--help` runs.
@@ -105,6 +108,8 @@ WRITES: set[tuple[str, ...]] = {
     ("inbox", "retry"), ("inbox", "prune"),
     ("bench", "mail"), ("bench", "process"), ("bench", "scale"), ("bench", "memory"),
     ("bench", "bots"),
+    ("tournament", "create"), ("tournament", "join"), ("tournament", "leave"),
+    ("tournament", "start"), ("tournament", "cancel"), ("tournament", "show"),
 }
 
 
