@@ -64,12 +64,13 @@ def active_boards(run: Runner) -> list[tuple[str, str, str]]:
         boards = session.scalars(select(Board).where(Board.prefix != "",
                                                      Board.status == BoardStatus.ACTIVE)
                                  .order_by(Board.number))
-        return [(b.label, b.seats[0].user.userid, b.seats[1].user.userid) for b in boards]
+        return [(str(b.number), b.seats[0].user.userid, b.seats[1].user.userid) for b in boards]
 
 
-def play_board(run: Runner, label: str, white: str, black: str, winner: str | None) -> None:
-    """Both players move once (so both took the board up), then the loser resigns, or the
-    two agree a draw."""
+def play_board(run: Runner, label: str, white: str, black: str,
+               winner: str | None) -> list[Reply]:
+    """Both players move once (so both took the board up), then the loser resigns on their
+    turn, or the two agree a draw."""
     for userid, move in ((white, TROU_GAME[0]), (black, TROU_GAME[1])):
         replies = send(run, userid, f"trou move {label} {userid} PW {move}")
         assert not any(r.subject.endswith("Error") for r in replies), replies
@@ -78,8 +79,11 @@ def play_board(run: Runner, label: str, white: str, black: str, winner: str | No
         replies = send(run, black, f"trou move {label} {black} PW accept")
     else:
         loser = black if winner == white else white
+        if loser == black:  # a resignation out of turn is queued: resign on one's turn
+            send(run, white, f"trou move {label} {white} PW {TROU_GAME[2]}")
         replies = send(run, loser, f"trou resign {label} {loser} PW")
     assert not any(r.subject.endswith("Error") for r in replies), replies
+    return replies
 
 
 def play_out(run: Runner, rule: Rule, most: int = 200) -> list[Reply]:
@@ -90,7 +94,7 @@ def play_out(run: Runner, rule: Rule, most: int = 200) -> list[Reply]:
         if not boards:
             return last
         label, white, black = boards[0]
-        play_board(run, label, white, black, rule(white, black))
+        last = play_board(run, label, white, black, rule(white, black))
     raise AssertionError("the tournament did not end")
 
 
