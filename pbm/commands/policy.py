@@ -176,6 +176,9 @@ LIMIT = game_command(Command(
     secret_args=(1,), login=(0, 1)))
 SEEK = game_command(Command(
     "seek", "userid password [n]",
-    "Say you want n more games (default 1; 0: no more): 'GAME games seek' and the standings "
-    "list you, and each challenge naming you counts one.", do_seek, least=2, most=3,
+    "Say you want n more games (default 1; 0: no more). You are paired at once with another "
+    "seeker of the game, the nearest rating first (never the same opponent twice in a row; "
+    "seats by lot), and the board starts; alone, you wait ('GAME games seek' lists you), and "
+    "where the bots play, one near your rating is paired with you after a wait. Each board "
+    "paired, and each challenge naming you, counts one.", do_seek, least=2, most=3,
     secret_args=(1,), login=(0, 1)))
