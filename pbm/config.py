@@ -132,6 +132,8 @@ class BotSettings:
     # this only cuts a search short on a machine too slow for it.
     think_seconds: int = 3
     boards_per_player: int = 3  # active boards a player may have against each bot
+    # A seeker (`GAME seek`) nobody was paired with for this long gets a bot; 0: never.
+    seek_wait_hours: int = 24
 
     def plays(self, game: str) -> bool:
         """Whether the bots play `game` here: chosen, and a game bots can play fair."""
@@ -373,6 +375,9 @@ def _check_bots(bots: BotSettings, origin: Callable[[str], str]) -> None:
         if getattr(bots, key) < 1:
             raise ConfigError(f"{origin('bots.' + key)}: bots.{key} must be at least 1, "
                               f"not {getattr(bots, key)}")
+    if bots.seek_wait_hours < 0:
+        raise ConfigError(f"{origin('bots.seek_wait_hours')}: bots.seek_wait_hours must be 0 "
+                          f"(never) or more, not {bots.seek_wait_hours}")
 
 
 def _check_time(time: TimeSettings, origin: Callable[[str], str]) -> None:

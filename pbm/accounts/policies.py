@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -19,7 +20,7 @@ def policy_of(session: Session, user: User, game: str) -> ChallengePolicy:
     if found is not None:
         return found
     return ChallengePolicy(user_id=user.id, game=game, refuses=False, board_limit=None,
-                           seeking=0)
+                           seeking=0, seeking_since=None)
 
 
 def store(session: Session, policy: ChallengePolicy) -> None:
@@ -83,8 +84,14 @@ def check_challenge(ctx: Context, game: AnyGame, users: Sequence[User],
     for user in challenged:
         policy = policies.get(user.id)
         if policy is not None and policy.seeking > 0:
-            policy.seeking -= 1
+            count_down(policy, ctx.now)
             store(ctx.session, policy)
+
+
+def count_down(policy: ChallengePolicy, now: datetime) -> None:
+    """One board started for a seeker: one fewer sought; a wait for the next starts now."""
+    policy.seeking -= 1
+    policy.seeking_since = now if policy.seeking > 0 else None
 
 
 def seekers(session: Session, game: str) -> list[tuple[str, int]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from sqlalchemy import func, insert, select
@@ -24,9 +25,10 @@ FIRST_BOARD = 101
 def start_board(ctx: Context, game: AnyGame, users: list[User], options: dict[str, Any],
                 challenger: str, nag_days: int | None = None,
                 forfeit_days: int | None = None, total_days: int | None = None,
-                prefix: str = "") -> Position:
-    """A new board of `game` between `users` (in seat order), its clocks started; `prefix`:
-    a tournament's letters, its boards numbered from 101 apart from the game's others."""
+                prefix: str = "", draw_seats: bool = False) -> Position:
+    """A new board of `game`, `users` in seat order (`draw_seats`: in an order drawn by lot,
+    as automatic pairing seats its two seekers); `prefix`: a tournament's letters, its
+    boards numbered from 101 apart from the game's others."""
     # Several nodes: the next id and number are taken one challenge at a time, each after
     # the last one's commit (so no two boards get the same; a rolled back one leaves a gap).
     locks.hold(ctx.session, Guarded.NUMBERS)
@@ -35,6 +37,9 @@ def start_board(ctx: Context, game: AnyGame, users: list[User], options: dict[st
     number = (ctx.session.scalar(select(func.max(Board.number)).where(
         Board.game == game.info.name, Board.prefix == prefix)) or FIRST_BOARD - 1) + 1
     seed = key  # reproducible: any randomness a game has follows from the board
+    if draw_seats:  # ... and so does the draw of the seats
+        users = list(users)
+        random.Random(seed).shuffle(users)
     state = game.start(options, seed)
     board = Board(
         id=key,

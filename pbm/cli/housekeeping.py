@@ -1,4 +1,4 @@
-"""`pbm tick`: the housekeeping step (nags, forfeits) for installations without `pbm serve`."""
+"""`pbm tick`: the housekeeping step (nags, forfeits, pairing) without `pbm serve`."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ from pbm.cli.app import App, main, pass_app
               help="Say what would be done (the first batch); change and mail nothing.")
 @pass_app
 def tick(app: App, moment: str | None, dry_run: bool) -> None:
-    """Nag players who have not moved and forfeit those past their time, and play the
-    bots' due moves, once.
+    """Nag players who have not moved and forfeit those past their time, pair the waiting
+    seekers (`GAME seek`; with a bot after `bots.seek_wait_hours`), and play the bots' due
+    moves, once.
 
     `pbm serve` does this by itself; where mail is piped into `pbm process`, run it from
     cron every few minutes (see the README)."""

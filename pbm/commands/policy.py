@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pbm.accounts import policies
 from pbm.accounts.users import authenticate
+from pbm.commands import pairing
 from pbm.commands.grammar import Command, Invocation, game_command, usage
 from pbm.context import CommandError, Context
 from pbm.db.models import ChallengePolicy, User
@@ -38,7 +39,8 @@ def summary(ctx: Context, user: User, game: AnyGame, policy: ChallengePolicy) ->
                      "challenge beyond it is refused.")
     if policy.seeking:
         lines.append(f"- Seeking {policy.seeking} more game{'s' if policy.seeking > 1 else ''}"
-                     f" (listed by '{name} games seek'; each challenge counts one).")
+                     f" (listed by '{name} games seek'; each board paired or challenge "
+                     "counts one).")
     else:
         lines.append("- Not seeking games.")
     return "\n".join(lines) + "\n"
@@ -109,8 +111,19 @@ def limit_line(game: AnyGame, policy: ChallengePolicy) -> str:
 
 def seek(ctx: Context, game: AnyGame, userid: str, password: str | None,
          wanted: int) -> ChallengePolicy:
-    """The user wants `wanted` more games (0: no more)."""
-    return _change(ctx, game, userid, password, seeking=wanted)
+    """The user wants `wanted` more games (0: no more), and is paired at once with another
+    seeker where one may be (commands/pairing.py); the answer says what happened."""
+    user = authenticate(ctx, userid, password or "")
+    policy = policies.policy_of(ctx.session, user, game.info.name)
+    policy.seeking = wanted
+    # Seeking again, or for more, keeps one's place: the wait counts from the first seek.
+    policy.seeking_since = (policy.seeking_since or ctx.now) if wanted else None
+    policies.store(ctx.session, policy)
+    said = pairing.seek(ctx, game, user) if wanted else \
+        f"You no longer seek {game.info.title} games."
+    ctx.answer(f"{game.info.title} settings of {user.userid}",
+               (f"{said}\n\n" if said else "") + summary(ctx, user, game, policy))
+    return policy
 
 
 # ----- mail handlers ----------------------------------------------------------------------
@@ -163,6 +176,9 @@ LIMIT = game_command(Command(
     secret_args=(1,), login=(0, 1)))
 SEEK = game_command(Command(
     "seek", "userid password [n]",
-    "Say you want n more games (default 1; 0: no more): 'GAME games seek' and the standings "
-    "list you, and each challenge naming you counts one.", do_seek, least=2, most=3,
+    "Say you want n more games (default 1; 0: no more). You are paired at once with another "
+    "seeker of the game, the nearest rating first (never the same opponent twice in a row; "
+    "seats by lot), and the board starts; alone, you wait ('GAME games seek' lists you), and "
+    "where the bots play, one near your rating is paired with you after a wait. Each board "
+    "paired, and each challenge naming you, counts one.", do_seek, least=2, most=3,
     secret_args=(1,), login=(0, 1)))

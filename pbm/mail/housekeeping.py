@@ -1,6 +1,7 @@
 """One housekeeping step end to end: due seats in batches, each batch with its nag and
-forfeit mails committed to the outbox in one transaction. `pbm serve` runs it every
-`time.tick_seconds`, `pbm tick` once."""
+forfeit mails committed to the outbox in one transaction, then the waiting seekers paired
+(with each other, or with a bot after `bots.seek_wait_hours`) and mailed in one more.
+`pbm serve` runs it every `time.tick_seconds`, `pbm tick` once."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from datetime import datetime
 from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.boards.housekeeping import BATCH, Report, housekeep
+from pbm.commands.pairing import Paired, pair_waiting
 from pbm.config import Config
 from pbm.context import Context, Reply
 from pbm.db import locks
@@ -23,6 +25,15 @@ class Done(Report):
     """What a housekeeping step did, and the mails it wrote (or would have, in a dry run)."""
 
     replies: list[Reply] = field(default_factory=list)
+    paired: list[Paired] = field(default_factory=list)  # boards started for seekers
+
+    def __str__(self) -> str:
+        lines = [super().__str__()]
+        if self.paired:
+            lines[0] += f", {len(self.paired)} paired"
+        lines += [f"  paired {' and '.join(paired.userids)} on {paired.title} board "
+                  f"{paired.number}" for paired in self.paired]
+        return "\n".join(lines)
 
 
 MOST_BATCHES = 1000  # a bound on one step: what is left waits for the next
@@ -43,7 +54,7 @@ def tick(factory: sessionmaker[Session], config: Config, now: datetime,
                     # Another node is at it: this one's round is skipped, not run twice.
                     break
                 ctx = Context(session, "", admin=True, limits=config.limits,
-                              time=config.time, now=now)
+                              time=config.time, bots=config.bots, now=now)
                 report = housekeep(ctx)
                 tell(ctx)
                 if not dry_run:
@@ -59,4 +70,30 @@ def tick(factory: sessionmaker[Session], config: Config, now: datetime,
         # undid that, so it sees only the first batch.
         if dry_run or report.looked < BATCH:
             break
+    else:
+        return total, ids  # the seats took the whole step: the seekers wait for the next
+    ids += _pair(factory, config, now, total, dry_run)
     return total, ids
+
+
+def _pair(factory: sessionmaker[Session], config: Config, now: datetime, total: Done,
+          dry_run: bool) -> list[int]:
+    """The seekers' step, in a transaction of its own as a batch of seats is: the boards
+    it starts and their mails are committed together, or neither is."""
+    with factory() as session:
+        session.begin()
+        try:
+            if not locks.try_hold(session, Guarded.HOUSEKEEPING):
+                return []
+            ctx = Context(session, "", admin=True, limits=config.limits, time=config.time,
+                          bots=config.bots, now=now)
+            total.paired += pair_waiting(ctx)
+            tell(ctx)
+            total.replies += ctx.replies
+            if dry_run:
+                return []
+            ids = queue(session, config, ctx.replies, None, None)
+            session.commit()
+            return ids
+        finally:
+            session.rollback()

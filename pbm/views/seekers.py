@@ -17,7 +17,8 @@ def seekers_text(ctx: Context, game: AnyGame) -> str:
     width = max(len("Name"), *(len(userid) for userid, _ in found))
     lines = [f"Players seeking {title} games", "", f"{'Name'.ljust(width)}  Seeking"]
     lines += [f"{userid.ljust(width)}  {seeking:>7}" for userid, seeking in found]
-    lines += ["", f"To challenge one: {name} challenge USERID YOURID (every challenge counts "
+    lines += ["", f"To play one: {name} seek YOURID PASSWORD pairs you with the seeker of the "
+              f"nearest rating at once; or {name} challenge USERID YOURID (every board counts "
               "one of what they seek)."]
     return "\n".join(lines) + "\n"
 

@@ -151,6 +151,8 @@ def test_a_limit_does_not_stop_the_player_challenging(players):
 def test_seekers_are_listed_and_each_challenge_counts_one(players):
     run = players
     assert "Nobody is seeking Trou games now" in one(run(STRANGER, "trou games seek")).body
+    # Their last board was against each other: the two seekers are not paired again.
+    start_trou(run, "bob", "carol")
     assert "Seeking 2 more games" in one(bob(run, "seek 2")).body
     one(run(CAROL, f"trou seek carol {PW['carol']}"))  # 1 by default
     listing = one(run(STRANGER, "trou games SEEK"))
