@@ -284,6 +284,15 @@ def _build(cls: type, section: str, values: dict[str, Any], origins: Mapping[str
 def _coerce(value: Any, want: type, where: str) -> Any:
     if want is tuple:
         return _words(value, where)
+    if want is bool:  # a TOML true/false, or from the environment a word for one
+        if isinstance(value, bool):
+            return value
+        word = value.strip().lower() if isinstance(value, str) else None
+        if word in ("true", "yes", "on", "1"):
+            return True
+        if word in ("false", "no", "off", "0"):
+            return False
+        raise ConfigError(f"{where} must be true or false, not {value!r}")
     if want is int:
         if isinstance(value, bool):
             raise ConfigError(f"{where} must be a whole number, not {value!r}")

@@ -428,3 +428,12 @@ def test_relay_networks_must_be_network_addresses(tmp_path: Path):
     config = load(file, env={})
     assert config.smtpd.relay_networks == ("10.0.0.0/8", "::1")
     assert config.server.authserv_id == "mx.example.org"
+
+
+def test_a_true_or_false_setting_from_the_file_or_the_environment(tmp_path: Path):
+    file = write(tmp_path / "pbm.toml", "[limits]\nplayers_create_tournaments = false\n")
+    assert load(file, env={}).limits.players_create_tournaments is False
+    assert load(file, env={"PBM_LIMITS_PLAYERS_CREATE_TOURNAMENTS": "yes"}) \
+        .limits.players_create_tournaments is True
+    message = error_of(file, env={"PBM_LIMITS_PLAYERS_CREATE_TOURNAMENTS": "maybe"})
+    assert "PBM_LIMITS_PLAYERS_CREATE_TOURNAMENTS" in message and "true or false" in message

@@ -242,8 +242,8 @@ def do_tournaments(ctx: Context, inv: Invocation) -> None:
 
 
 TOURNAMENT = game_command(Command(
-    "tournament", "create|join|leave|start|cancel|show NAME [userid password] [options]",
-    "Tournaments: 'create NAME userid password [-format=roundrobin|swiss|knockout] "
+    "tournament", "ACTION NAME [userid password] [options]",
+    "Tournaments, ACTION one of these: 'create NAME userid password [-format=roundrobin|swiss|knockout] "
     "[-rounds=N] [-pool=N] [-nagtime=N -forfeittime=N]' opens one; players 'join' and "
     "'leave' it; its organiser 'start's (or 'cancel's) it; 'show NAME' mails the standings "
     "and pairings. Its boards are named a101, a102, ...",
