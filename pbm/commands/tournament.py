@@ -244,7 +244,8 @@ def do_tournaments(ctx: Context, inv: Invocation) -> None:
 TOURNAMENT = game_command(Command(
     "tournament", "ACTION NAME [userid password] [options]",
     "Tournaments, ACTION one of these: 'create NAME userid password "
-    "[-format=roundrobin|swiss|knockout] [-rounds=N] [-pool=N] [-nagtime=N -forfeittime=N]' opens one; players 'join' and "
+    "[-format=roundrobin|swiss|knockout] [-rounds=N] [-pool=N] [-nagtime=N "
+    "-forfeittime=N]' opens one; players 'join' and "
     "'leave' it; its organiser 'start's (or 'cancel's) it; 'show NAME' mails the standings "
     "and pairings. Its boards are named a101, a102, ...",
     do_tournament, least=2, secret_args=(3,), login=(2, 3)))
