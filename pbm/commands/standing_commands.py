@@ -9,6 +9,7 @@ from pbm.db.models import User
 from pbm.games import registry
 from pbm.views.history import PAGE, history_page, history_text
 from pbm.views.standings import DEFINITIONS, standings, standings_text
+from pbm.views.tournament_page import running_tables
 
 MOST_DIGITS = 9  # a page number beyond this is no page (and no huge int to parse)
 
@@ -21,7 +22,9 @@ def _title(inv: Invocation) -> str:
 # ----- standings ------------------------------------------------------------------------
 def standings_of(ctx: Context, game: str) -> str:
     """The standings text of `game` as of the context's moment (mail and CLI alike)."""
-    return standings_text(registry.get(game).info.title, standings(ctx.session, game, ctx.now))
+    text = standings_text(registry.get(game).info.title, standings(ctx.session, game, ctx.now))
+    pools = running_tables(ctx.session, game)  # after the ratings, as pbmserv's
+    return f"{text.rstrip()}\n\n{pools}\n" if pools else text
 
 
 def do_standings(ctx: Context, inv: Invocation) -> None:

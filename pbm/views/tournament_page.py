@@ -44,15 +44,7 @@ def tournament_text(session: Session, t: Tournament) -> str:
         lines += [fit(f"Players: {names}"), "",
                   f"Join: {t.game} tournament join {t.name} userid password"]
         return "\n".join(lines) + "\n"
-    pools: dict[str, list[Standing]] = {}
-    ratings = rounds.ratings_at_start(t)
-    done = rounds.results(st)
-    for pool in sorted({e.pool or 0 for e in t.entries}):
-        members = {e.user.userid: ratings[e.user.userid] for e in t.entries
-                   if (e.pool or 0) == pool}
-        mine = [r for r in done if set(r.players()) <= set(members)]
-        pools[f"{t.prefix.upper()}{pool + 1}"] = standings(mine, members, tiebreak_of(t))
-    lines.append(table(pools, tiebreak_of(t)).rstrip())
+    lines.append(pool_table(st, t))
     champion = rounds.champion(t, st)
     if champion:
         lines += ["", f"Winner: {champion}"]
@@ -64,6 +56,30 @@ def tournament_text(session: Session, t: Tournament) -> str:
         lines += ["", f"Round {number}:"]
         lines += [_pairing_line(g, st.userids, labels) for g in st.games if g.round == number]
     return "\n".join(lines) + "\n"
+
+
+def pool_table(st: rounds.Standing, t: Tournament) -> str:
+    """pbmserv's pool table of a started tournament: `Pool Name W L [T]` and the tie-break,
+    each pool sorted by 2W+T (pools named by the tournament's letter: A1, A2, ...)."""
+    pools: dict[str, list[Standing]] = {}
+    ratings = rounds.ratings_at_start(t)
+    done = rounds.results(st)
+    for pool in sorted({e.pool or 0 for e in t.entries}):
+        members = {e.user.userid: ratings[e.user.userid] for e in t.entries
+                   if (e.pool or 0) == pool}
+        mine = [r for r in done if set(r.players()) <= set(members)]
+        pools[f"{t.prefix.upper()}{pool + 1}"] = standings(mine, members, tiebreak_of(t))
+    return table(pools, tiebreak_of(t)).rstrip()
+
+
+def running_tables(session: Session, game: str, most: int = 5) -> str:
+    """The pool tables of the game's running tournaments (the newest `most`), as pbmserv's
+    standings mail ended; "" when none runs."""
+    running = session.scalars(select(Tournament).where(
+        Tournament.game == game, Tournament.status == TournamentStatus.RUNNING)
+        .order_by(Tournament.started_at.desc()).limit(most))
+    parts = [f"{heading(t)}\n\n{pool_table(rounds.standing(session, t), t)}" for t in running]
+    return "\n\n".join(parts)
 
 
 def _labels(session: Session, games: list[TournamentGame]) -> dict[int, str]:

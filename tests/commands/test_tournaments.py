@@ -277,3 +277,17 @@ def test_a_player_who_withdraws_mid_round_loses_what_is_left(field):
         assert (w, b)[int(outcome[0])] != "p04"
     assert tournament(field, "short").status == TournamentStatus.FINISHED
     assert other  # the opponent of the first board got the win
+
+
+def test_the_standings_end_with_the_pools_of_running_tournaments(field):
+    create_and_join(field, "summer", FIELD[:3])
+    before = one(send(field, "p01", "trou standings")).body
+    assert "tournament summer" not in before
+    send(field, "p01", "trou tournament start summer p01 PW")
+    label, white, black = active_boards(field)[0]
+    play_board(field, label, white, black, white)
+    body = one(send(field, "p01", "trou standings")).body
+    tail = body[body.index("Trou tournament summer (round robin"):]
+    lines = tail.splitlines()
+    assert lines[2].split() == ["Pool", "Name", "W", "L", "SB"]
+    assert lines[3].split()[:4] == ["A1", white, "1", "0"]
