@@ -17,7 +17,8 @@ from pbm.db.statuses import TournamentStatus
 from pbm.games import registry
 from pbm.games.base import AnyGame
 from pbm.tournaments import swiss
-from pbm.views.tournament_page import FORMAT_NAMES, heading, tournament_text
+from pbm.views.boardmail import wants_html
+from pbm.views.tournament_page import FORMAT_NAMES, heading, tournament_html, tournament_text
 from pbm.width import fit
 
 NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}\Z")
@@ -177,7 +178,7 @@ def start(ctx: Context, t: Tournament, user: User | None) -> None:
     if t.format == rounds.SWISS and t.rounds is None:
         t.rounds = swiss.recommended_rounds(len(t.entries))
     rounds.start(ctx, t)
-    ctx.answer(f"Tournament {t.name} started", tournament_text(ctx.session, t))
+    _answer_table(ctx, f"Tournament {t.name} started", t)
 
 
 def cancel(ctx: Context, t: Tournament, user: User | None) -> None:
@@ -191,7 +192,14 @@ def cancel(ctx: Context, t: Tournament, user: User | None) -> None:
 
 
 def show(ctx: Context, t: Tournament) -> None:
-    ctx.answer(f"Tournament {t.name}", tournament_text(ctx.session, t))
+    _answer_table(ctx, f"Tournament {t.name}", t)
+
+
+def _answer_table(ctx: Context, subject: str, t: Tournament) -> None:
+    """The tournament's text, and its table drawn for a reader who takes HTML."""
+    text = tournament_text(ctx.session, t)
+    html = tournament_html(ctx.session, t, text) if wants_html(ctx, ctx.sender) else None
+    ctx.answer(subject, text, html)
 
 
 def listing(ctx: Context, game: AnyGame) -> str:

@@ -31,6 +31,12 @@ _PRE = MAIL.rule("x", ";".join((
     css(font_size=11, line_height="1.25", white_space="pre", overflow_x="auto",
         margin="10px 0", color=TEXT))))
 _PRE_SIZE = "font-size:min(12px,2vw)"
+# A drawn table (a tournament's standings): ruled cells, figures right-aligned.
+_TABLE = MAIL.rule("t", css(border_collapse="collapse", margin="8px 0") + f";{FONT}")
+_CELL = MAIL.rule("c", css(border="1px solid #c8c8c8", padding="2px 8px", font_size=13,
+                           color=TEXT, text_align="left"))
+_FIGURE = MAIL.rule("n", css(text_align="right"))
+_HEADING = MAIL.rule("h", css(background="#eeeeee", font_weight="bold"))
 _STYLE_START, _STYLE_END = "<style>\n", "</style>\n"
 # The classes an element names: quoted, or one word unquoted (games/kit.py look_of()).
 _CLASSES = re.compile(r' class=(?:"([^"]*)"|([a-z][a-z0-9]*))')
@@ -58,6 +64,30 @@ def paragraphs(text: str) -> str:
 def preformatted(text: str) -> str:
     """Text kept as it is laid out (the move list's columns, the ASCII board)."""
     return f'<pre{look_of(_PRE)} style="{_PRE_SIZE}">' + _text(text.rstrip("\n")) + "</pre>"
+
+
+def table_document(head: str, tables: Iterable[tuple[list[str], list[list[str]]]],
+                   rest: str) -> str:
+    """A mail of tables: `head` as paragraphs, each table (its headings, its rows of cells,
+    the text part's own figures; cells after the second are figures, right-aligned) drawn
+    with ruled cells, then `rest` as text."""
+    parts = [paragraphs(head)]
+    for headings, rows in tables:
+        lines = [f"<table{look_of(_TABLE)}>",
+                 "<tr>" + "".join(f"<th{look_of(_cell_look(i, heading=True))}>{_text(h)}</th>"
+                                  for i, h in enumerate(headings)) + "</tr>"]
+        lines += ["<tr>" + "".join(f"<td{look_of(_cell_look(i))}>{_text(cell)}</td>"
+                                   for i, cell in enumerate(row)) + "</tr>" for row in rows]
+        lines.append("</table>")
+        parts.append("\n".join(lines) + "\n")
+    if rest.strip():
+        parts.append(preformatted(rest) + "\n")
+    return _page(head, "".join(parts), [])
+
+
+def _cell_look(index: int, heading: bool = False) -> str:
+    looks = [_CELL] + ([_FIGURE] if index >= 2 else []) + ([_HEADING] if heading else [])
+    return " ".join(looks)
 
 
 def combined(intro: str, answers: Iterable[tuple[str, str, str | None]],

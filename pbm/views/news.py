@@ -21,7 +21,7 @@ from pbm.context import Context, Fact, Reply, board_thread
 from pbm.views.boardmail import Pictures, announce_decline, board_page, send_board
 from pbm.views.end_notice import board_ended
 from pbm.views.to_move import to_move_lines
-from pbm.views.tournament_page import tournament_text
+from pbm.views.tournament_page import tournament_html, tournament_text
 
 DAY = timedelta(days=1)
 
@@ -58,11 +58,13 @@ def _tell(ctx: Context, fact: Fact) -> None:
                 send_board(ctx, pos, new=True, comment=("pbm", note))
         case TournamentEnded(tournament):
             body = tournament_text(ctx.session, tournament)
+            html = tournament_html(ctx.session, tournament, body)
             subject = f"Tournament {tournament.name} has ended"
-            for entry in tournament.entries:
+            for entry in tournament.entries:  # at most limits.tournament_players
                 to = addresses_of(entry.user)
                 if to:
-                    ctx.replies.append(Reply(to, subject, body, "notice"))
+                    ctx.replies.append(Reply(to, subject, body, "notice",
+                                             html=html if entry.user.html else None))
         case Forfeited(pos):
             send_board(ctx, pos)  # the final board, to its players and watchers
         case DeclinedOnTime(pos, seat, waited):

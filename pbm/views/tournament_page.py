@@ -11,7 +11,8 @@ from pbm.db.models import Board, Tournament, TournamentGame
 from pbm.db.statuses import TournamentStatus
 from pbm.games import registry
 from pbm.tournaments.standings import Standing, Tiebreak, standings
-from pbm.tournaments.table import table
+from pbm.tournaments.table import number, table
+from pbm.views.boardhtml import table_document
 from pbm.width import fit
 
 FORMAT_NAMES = {rounds.ROUND_ROBIN: "round robin", rounds.SWISS: "Swiss",
@@ -52,15 +53,30 @@ def tournament_text(session: Session, t: Tournament) -> str:
     if withdrawn:
         lines += ["", fit("Withdrawn: " + " ".join(withdrawn))]
     labels = _labels(session, st.games)
-    for number in sorted({g.round for g in st.games}):
-        lines += ["", f"Round {number}:"]
-        lines += [_pairing_line(g, st.userids, labels) for g in st.games if g.round == number]
+    for played in sorted({g.round for g in st.games}):
+        lines += ["", f"Round {played}:"]
+        lines += [_pairing_line(g, st.userids, labels) for g in st.games if g.round == played]
     return "\n".join(lines) + "\n"
 
 
 def pool_table(st: rounds.Standing, t: Tournament) -> str:
     """pbmserv's pool table of a started tournament: `Pool Name W L [T]` and the tie-break,
     each pool sorted by 2W+T (pools named by the tournament's letter: A1, A2, ...)."""
+    return table(pool_rows(st, t), tiebreak_of(t)).rstrip()
+
+
+def pool_cells(st: rounds.Standing, t: Tournament) -> tuple[list[str], list[list[str]]]:
+    """The same table as headings and rows of cells, for the drawn (HTML) table."""
+    pools = pool_rows(st, t)
+    ties = any(row.ties for rows in pools.values() for row in rows)
+    headings = ["Pool", "Name", "W", "L", *(["T"] if ties else []), tiebreak_of(t).value]
+    cells = [[label, row.userid, str(row.wins), str(row.losses),
+              *([str(row.ties)] if ties else []), number(row.tiebreak(tiebreak_of(t)))]
+             for label, rows in pools.items() for row in rows]
+    return headings, cells
+
+
+def pool_rows(st: rounds.Standing, t: Tournament) -> dict[str, list[Standing]]:
     pools: dict[str, list[Standing]] = {}
     ratings = rounds.ratings_at_start(t)
     done = rounds.results(st)
@@ -69,7 +85,7 @@ def pool_table(st: rounds.Standing, t: Tournament) -> str:
                    if (e.pool or 0) == pool}
         mine = [r for r in done if set(r.players()) <= set(members)]
         pools[f"{t.prefix.upper()}{pool + 1}"] = standings(mine, members, tiebreak_of(t))
-    return table(pools, tiebreak_of(t)).rstrip()
+    return pools
 
 
 def running_tables(session: Session, game: str, most: int = 5) -> str:
@@ -106,3 +122,13 @@ def _pairing_line(game: TournamentGame, userids: dict[int, str], labels: dict[in
         result = f"{winner} won" + (" (forfeit)" if outcome.endswith(rounds.WALKOVER) else "")
     replay = " (replay)" if game.replay else ""
     return f"  {board:<6} {white:<16} - {black:<16} {result}{replay}".rstrip()
+
+
+def tournament_html(session: Session, t: Tournament, text: str) -> str | None:
+    """The HTML part of a tournament's mail: its `text` with the pool table drawn (None
+    before it starts: there is no table yet)."""
+    if t.status == TournamentStatus.OPEN:
+        return None
+    head, _, rest = text.partition("\n\n")
+    after_table = rest.split("\n\n", 1)[1] if "\n\n" in rest else ""
+    return table_document(head, [pool_cells(rounds.standing(session, t), t)], after_table)

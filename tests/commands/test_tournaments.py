@@ -14,6 +14,7 @@ from pbm.context import Reply
 from pbm.db.models import Address, Board, BoardStatus, Tournament, TournamentGame, User
 from pbm.db.statuses import TournamentStatus
 from tests.commands.conftest import TROU_GAME, Runner, error, one
+from tests.games.pictures import assert_document_safe
 
 FIELD = [f"p{n:02}" for n in range(1, 13)]
 PASSWORD = "Field1234"
@@ -291,3 +292,17 @@ def test_the_standings_end_with_the_pools_of_running_tournaments(field):
     lines = tail.splitlines()
     assert lines[2].split() == ["Pool", "Name", "W", "L", "SB"]
     assert lines[3].split()[:4] == ["A1", white, "1", "0"]
+
+
+def test_the_tables_are_drawn_for_a_reader_who_takes_html(field):
+    create_and_join(field, "drawn", FIELD[:3])
+    send(field, "p01", "trou tournament start drawn p01 PW")
+    shown = one(send(field, "p02", "trou tournament show drawn"))
+    assert shown.html is not None
+    assert_document_safe(shown.html)
+    assert "<table" in shown.html and "<th class=\"mc mh\">Pool</th>" in shown.html
+    # The HTML shows the text part's figures and no more: every player's row is in both.
+    for userid in FIELD[:3]:
+        assert userid in shown.body and f">{userid}</td>" in shown.html
+    send(field, "p02", "set p02 PW html off")
+    assert one(send(field, "p02", "trou tournament show drawn")).html is None
