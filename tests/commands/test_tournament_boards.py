@@ -52,7 +52,7 @@ def test_a_tournament_board_is_numbered_apart_and_its_mails_name_it(players):
     assert {m.subject for m in mails} == {"New Trou Board a101 bob"}
     to_bob = one(mails, BOB)
     assert to_bob.body.startswith("A new Trou board (a101) has been started")
-    assert f"To move: trou move a101 bob PASSWORD " in to_bob.body
+    assert "To move: trou move a101 bob PASSWORD " in to_bob.body
     # The tournament's next board is a102; the game's next ordinary one is still 102.
     key2, mails = start_tournament_board(players, "alice", "bob")
     assert players.board(key2).label == "a102"
