@@ -53,6 +53,13 @@ def load_board(ctx: Context, name_text: str, game_name: str | None = None, *,
     return found[0]
 
 
+def names_a_tournament(session: Session, game: str, prefix: str) -> bool:
+    """Whether `game` has boards named with `prefix` (a tournament's): where a word such as
+    `bob1` may be a userid or a board name, it is a board's only then."""
+    return session.scalar(select(Board.id).where(Board.game == game, Board.prefix == prefix)
+                          .limit(1)) is not None
+
+
 @cache
 def _board_query(*, by_game: bool, to_change: bool) -> Select[Board]:
     """load_board's query, built once for each of its shapes (on the move path, building it

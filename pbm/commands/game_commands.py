@@ -283,18 +283,18 @@ def do_show(ctx: Context, inv: Invocation) -> None:
 
 def _names_board(ctx: Context, inv: Invocation, word: str) -> bool:
     """Whether `show`'s first word names a board rather than a player: a number always (a
-    userid starts with a letter); `a101`, a valid userid too, when such a board is there,
-    or nobody has that userid (then it is answered as a board that is not there)."""
+    userid starts with a letter); `a101`, a valid userid too, when it is nobody's userid
+    and a tournament's boards are named so (`bob1` is then still a player, if unknown)."""
     name = names.parse(word)
     if name is None:
         return False
-    if not name.prefix:
-        return True
-    try:
-        select.load_board(ctx, word, inv.game)
-    except CommandError:
-        return find_user(ctx, word) is None
-    return True
+    return not name.prefix or _tournament_board(ctx, inv, word, name.prefix)
+
+
+def _tournament_board(ctx: Context, inv: Invocation, word: str, prefix: str) -> bool:
+    assert inv.game is not None
+    return find_user(ctx, word) is None and \
+        select.names_a_tournament(ctx.session, inv.game, prefix)
 
 
 def do_showas(ctx: Context, inv: Invocation) -> None:
@@ -322,9 +322,10 @@ def do_games(ctx: Context, inv: Invocation) -> None:
         name = names.parse(word)
         if word.lower() in SELECTORS:
             which = Which(word.lower())
-        elif name is not None and (not name.prefix or find_user(ctx, word) is None):
+        elif name is not None and (not name.prefix or
+                                   _tournament_board(ctx, inv, word, name.prefix)):
             # A board to list from: a number (userids start with a letter), or a name such
-            # as a101 that is nobody's userid (the listing's "for the next ones" line).
+            # as a101 (the listing's "for the next ones" line), as `show` tells them apart.
             if first is not None:
                 raise CommandError(f"Name one board to list from. Write: {usage(inv)}")
             first = (name.prefix, name.number if name.storable else 10**9)  # past them all

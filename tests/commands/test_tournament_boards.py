@@ -165,6 +165,13 @@ def test_bad_board_names_are_clear_errors_and_change_nothing(boards, name):
     assert run.snapshot() == before
 
 
+def test_a_word_like_a_board_name_is_a_player_where_no_tournament_is_named_so(boards):
+    run, key = boards
+    err = error(run(STRANGER, "trou show bob1"))  # a userid mistyped, not a board
+    assert "board" not in err.body.split("\n")[0].lower()
+    assert "bob1" in err.body
+
+
 def test_an_unknown_tournament_board_is_named_as_written(boards):
     run, key = boards
     err = error(move(run, "bob", "a999 1B2"))
