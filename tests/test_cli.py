@@ -354,6 +354,27 @@ def test_boards_are_numbered_per_game_and_show_asks_which(board: Pbm):
     assert board("show", "trou", "101", "102").exit_code == 2  # usage
 
 
+def test_show_names_a_tournament_board(board: Pbm):
+    from pbm.boards import play
+    from pbm.context import Context
+
+    with board.session() as session, session.begin():  # as the tournament service does
+        users = [session.scalars(select(User).where(User.userid == u)).one()
+                 for u in ("bob", "alice")]
+        play.start_board(Context(session, "", admin=True), registry.get("trou"), users, {}, "",
+                         prefix="a")
+    out = board.ok("show", "trou", "a101")
+    assert out.startswith("Summary of Trou Board a101\n") and "Red: bob" in out
+    assert board.ok("show", "A101", "--as", "bob").startswith("Summary of Trou Board a101\n")
+    assert board.ok("show", "trou", "101").startswith("Summary of Trou Board 101\n")
+    assert "Red: alice" in board.ok("show", "101")  # a plain number: the ordinary board alone
+    missing = board("show", "trou", "a999")
+    assert missing.exit_code == 1 and "There is no Trou board a999." in missing.stderr
+    assert board("show", "trou", "a1b").exit_code == 2  # usage
+    listed = board.ok("games")
+    assert listed.index(" 101  alice") < listed.index("a101  bob")
+
+
 def test_show_as_a_player(board: Pbm):
     out = board.ok("show", "101", "--as", "alice")
     assert out.startswith("Summary of Trou Board 101\n")

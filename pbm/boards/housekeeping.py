@@ -42,9 +42,10 @@ LAST_CALL = timedelta(days=1)  # ... and the player gets this long to move after
 class Report:
     """What one housekeeping step did (its mails: the facts it left on the Context)."""
 
-    nagged: list[tuple[str, int, str]] = field(default_factory=list)  # (game, board, userid)
-    forfeited: list[tuple[str, int, str]] = field(default_factory=list)
-    declined: list[tuple[str, int, str]] = field(default_factory=list)  # never moved
+    # (game, board's name, userid)
+    nagged: list[tuple[str, str, str]] = field(default_factory=list)
+    forfeited: list[tuple[str, str, str]] = field(default_factory=list)
+    declined: list[tuple[str, str, str]] = field(default_factory=list)  # never moved
     looked: int = 0  # seats looked at
 
     def __str__(self) -> str:
@@ -185,7 +186,7 @@ def _nag(ctx: Context, pos: Position, seat: Seat, wait: timedelta, forfeit: time
     declines = not last_call and clocks.declines_on_time(seat)
     ctx.facts.append(Nagged(pos, seat.position, wait, deadline, last_call, declines,
                             total_left=left, total_flag=flag))
-    report.nagged.append((pos.title, pos.board.number, seat.user.userid))
+    report.nagged.append((pos.title, pos.board.label, seat.user.userid))
 
 
 def lose_on_time(ctx: Context, pos: Position, seat: Seat, wait: timedelta, reason: str,
@@ -199,12 +200,12 @@ def lose_on_time(ctx: Context, pos: Position, seat: Seat, wait: timedelta, reaso
         assert declined
         ctx.facts.append(DeclinedOnTime(pos, seat.position, wait))
         if report is not None:
-            report.declined.append((pos.title, pos.board.number, userid))
+            report.declined.append((pos.title, pos.board.label, userid))
         return
     play.concede(ctx, pos, seat.position, reason)
     ctx.facts.append(Forfeited(pos, seat.position))
     if report is not None:
-        report.forfeited.append((pos.title, pos.board.number, userid))
+        report.forfeited.append((pos.title, pos.board.label, userid))
 
 
 def due(session: Session, now: datetime) -> bool:

@@ -176,6 +176,6 @@ def check_move_number(pos: Position, guard: int | None, text: str) -> None:
     if guard != expected:
         raise CommandError(
             f"Move {text}#{guard} refused: it would be move #{expected} of board "
-            f"{pos.board.number}, not #{guard}. The board has changed since you looked; "
+            f"{pos.board.label}, not #{guard}. The board has changed since you looked; "
             "nothing was played. Check the board and send the move again."
         )

@@ -88,7 +88,7 @@ def position(board: Board, upto: int | None = None) -> Position:
         except UserError as err:
             # The log was accepted once; if it no longer replays, the fault is ours, not
             # the player's: fail loudly so the mail waits for the operator.
-            raise ReplayError(f"{board.game} board {board.number} move {move.number} "
+            raise ReplayError(f"{board.game} board {board.label} move {move.number} "
                               f"({move.notation!r}) no longer replays: {err}") from err
     state = states[-1]
     if upto == board.move_count and board.winners is not None and game.result(state) is None:

@@ -101,7 +101,7 @@ def proposal_lines(pos: Position, viewer: int | None) -> list[str]:
     text += f" {_names(pos, waiting)} {verb} not answered."
     lines = textwrap.wrap(text, WIDTH)
     if viewer in waiting:
-        lines.append(f"Answer: {board.game} move {board.number} {pos.userid(viewer)} "
+        lines.append(f"Answer: {board.game} move {board.label} {pos.userid(viewer)} "
                      "PASSWORD accept (or reject).")
     return lines
 

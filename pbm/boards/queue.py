@@ -193,7 +193,7 @@ def _play_one(ctx: Context, pos: Position, seat: int) -> None:
         # The reason is what the rules tell this seat had it sent the move itself now, so
         # it shows nothing a move by hand would not.
         _notice(ctx, pos, seat, f"Your queued move {shorten(text)} on {pos.title} board "
-                                f"{pos.board.number} was dropped: it is not legal now. {err}")
+                                f"{pos.board.label} was dropped: it is not legal now. {err}")
 
 
 def _reply(ctx: Context, pos: Position, seat: int, queued: Queued) -> str | None:
@@ -201,7 +201,7 @@ def _reply(ctx: Context, pos: Position, seat: int, queued: Queued) -> str | None
     moves = pos.moves(1)
     last = moves[-1] if moves else None
     if last is None or last.kind != MOVE or last.seat == seat:
-        _notice(ctx, pos, seat, f"Your queued replies on {pos.title} board {pos.board.number} "
+        _notice(ctx, pos, seat, f"Your queued replies on {pos.title} board {pos.board.label} "
                                 "were dropped: the move they answered was not played.")
         return None
     conditions = dict(queued.when)
@@ -210,7 +210,7 @@ def _reply(ctx: Context, pos: Position, seat: int, queued: Queued) -> str | None
     from pbm.games.text import or_list  # here: a mail of other commands needs no games.*
 
     seen = last.shown.get(viewer_key(seat), last.notation)
-    _notice(ctx, pos, seat, f"Your queued move on {pos.title} board {pos.board.number} was "
+    _notice(ctx, pos, seat, f"Your queued move on {pos.title} board {pos.board.label} was "
                             f"dropped: {pos.userid(last.seat)} played {seen}, not "
                             f"{or_list(conditions)}.")
     return None

@@ -7,9 +7,10 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from functools import cache
 
-from sqlalchemy import ColumnElement, Select, and_, bindparam, exists, select
+from sqlalchemy import ColumnElement, Select, and_, bindparam, exists, or_, select
 from sqlalchemy.orm import Session, joinedload, with_expression
 
+from pbm.boards import names
 from pbm.boards.position import position
 from pbm.boards.watchers import notices_for
 from pbm.context import CommandError, Context, shorten
@@ -17,29 +18,31 @@ from pbm.db.models import Board, BoardStatus, Seat, Subscription, User
 from pbm.games import registry
 
 
-def load_board(ctx: Context, number_text: str, game_name: str | None = None, *,
+def load_board(ctx: Context, name_text: str, game_name: str | None = None, *,
                to_change: bool = False) -> Board:
-    """The board of `game_name` with this number (boards are numbered from 101 in each
-    game); a clear error if there is none. Without a game (the operator's tools), the number
-    must name one board of all games.
+    """The board of `game_name` with this name (boards are numbered from 101 in each game,
+    a tournament's from a101 apart from them: boards.names); a clear error if there is
+    none. Without a game (the operator's tools), the name must name one board of all games.
 
     `to_change`: the command may change the board, so its row is locked until the commit
     (a move on the same board at another node waits, then finds it as this one left it)."""
-    text = number_text.lstrip("#")
-    if not (text.isascii() and text.isdigit()):
-        raise CommandError(f"'{shorten(number_text)}' is not a board number (boards are "
-                           "numbered 101, 102, ...).")
-    text = text.lstrip("0") or "0"
+    name = names.parse(name_text)
+    if name is None:
+        raise CommandError(f"'{shorten(name_text)}' is not a board number (boards are "
+                           "numbered 101, 102, ..., a tournament's a101, a102, ...).")
+    text = name.written  # errors name the board as it was written
     what = registry.get(game_name).info.title + " board" if game_name else "board"
-    if len(text) > 9:  # numbers past what the database can store name no board either
+    if not name.storable:  # numbers past what the database can store name no board either
         raise CommandError(f"There is no {what} {shorten(text)}.")
     query = _board_query(by_game=game_name is not None, to_change=to_change)
-    found = list(ctx.session.scalars(query, {"number": int(text), "game": game_name}).unique())
+    found = list(ctx.session.scalars(query, {"number": name.number, "prefix": name.prefix,
+                                             "game": game_name}).unique())
     if not found and game_name:
         elsewhere = sorted(ctx.session.scalars(select(Board.game).where(
-            Board.number == int(text), Board.status != BoardStatus.DECLINED)))
+            Board.number == name.number, Board.prefix == name.prefix,
+            Board.status != BoardStatus.DECLINED)))
         if elsewhere:  # a player who wrote the wrong game word
-            others = " and ".join(registry.get(name).info.title for name in elsewhere)
+            others = " and ".join(registry.get(other).info.title for other in elsewhere)
             raise CommandError(f"There is no {what} {text}; boards are numbered per game, and "
                                f"{text} is a {others} board: send '{elsewhere[0]} ...' for it.")
     if not found:
@@ -50,11 +53,19 @@ def load_board(ctx: Context, number_text: str, game_name: str | None = None, *,
     return found[0]
 
 
+def names_a_tournament(session: Session, game: str, prefix: str) -> bool:
+    """Whether `game` has boards named with `prefix` (a tournament's): where a word such as
+    `bob1` may be a userid or a board name, it is a board's only then."""
+    return session.scalar(select(Board.id).where(Board.game == game, Board.prefix == prefix)
+                          .limit(1)) is not None
+
+
 @cache
 def _board_query(*, by_game: bool, to_change: bool) -> Select[Board]:
     """load_board's query, built once for each of its shapes (on the move path, building it
-    cost as much as running it): the number, and the game, are bound at each call."""
+    cost as much as running it): the number, its prefix and the game are bound at each call."""
     query = (select(Board).where(Board.number == bindparam("number"),
+                                 Board.prefix == bindparam("prefix"),
                                  Board.status != BoardStatus.DECLINED)
              # The board with its players and their addresses in one query: every use
              # needs them. And whether anyone watches it or waits for its end: most
@@ -97,9 +108,10 @@ class Which(StrEnum):
 def boards(session: Session, *, game: str | None = None, user: User | None = None,
            which: Which = Which.ACTIVE, archived_before: datetime | None = None,
            limit: int | None = None, to_change: bool = False,
-           first: int | None = None) -> list[Board]:
-    """Boards by number: of one game or all, of one player or everyone, `which` of them, the
-    first `limit` of them (numbered `first` or more, where a listing goes on from a board).
+           first: tuple[str, int] | None = None) -> list[Board]:
+    """Boards in order (see `_query`): of one game or all, of one player or everyone, `which`
+    of them, the first `limit` of them (from the board named `first`, (prefix, number), on,
+    where a listing goes on from a board).
     Declined boards are gone for everyone (see `_query`).
 
     With `archived_before` the boards are for a listing: boards finished before then are
@@ -108,7 +120,9 @@ def boards(session: Session, *, game: str | None = None, user: User | None = Non
     `to_change`: locked until the commit, as `load_board` locks one."""
     query = _query(game=game, user=user, which=which, archived_before=archived_before)
     if first is not None:
-        query = query.where(Board.number >= first)
+        prefix, number = first
+        query = query.where(or_(Board.prefix > prefix,
+                                and_(Board.prefix == prefix, Board.number >= number)))
     if to_change:
         query = _locked(query)
     if which is Which.NEXT and user is not None:
@@ -136,7 +150,9 @@ def every_board(session: Session, *, user: User | None = None, which: Which = Wh
 
 def _query(*, game: str | None = None, user: User | None = None, which: Which = Which.ACTIVE,
            archived_before: datetime | None = None) -> Select[Board]:
-    """The one place the filter of `boards` is written, ordered by board."""
+    """The one place the filter of `boards` is written, ordered by board: the ordinary boards
+    first, then each tournament's (by prefix), each lot in the order they were started
+    (which, within a game, is by number)."""
     query = select(Board).where(Board.status != BoardStatus.DECLINED)
     if user is not None:
         # Start from the player's seats (indexed by user): joining them to boards let the
@@ -158,7 +174,7 @@ def _query(*, game: str | None = None, user: User | None = None, which: Which = 
         query = query.where(finished)
     elif archived_before is not None:  # a listing's active or all: in play or not archived
         query = query.where(in_play | finished)
-    return query.order_by(Board.id)
+    return query.order_by(Board.prefix, Board.id)
 
 
 def archive_cutoff(ctx: Context) -> datetime:

@@ -85,16 +85,19 @@ def challenge(app: App, game: str, words: tuple[str, ...]) -> None:
 @pass_app
 def show(app: App, where: tuple[str, ...], userid: str | None, upto: int | None) -> None:
     """Print a board: the public view, or a player's own view with --as. Boards are
-    numbered per game: name the game when several games have a board of that number."""
+    numbered per game (a101: a tournament's): name the game when several games have a board
+    of that name."""
+    from pbm.boards import names
     from pbm.commands.game_commands import view_as
     from pbm.context import Context
     from pbm.games import registry
 
-    if len(where) > 2 or not where[-1].isdigit():
-        raise click.UsageError("write: pbm show [GAME] BOARD, for example pbm show trou 101")
+    if len(where) > 2 or not names.is_name(where[-1]):
+        raise click.UsageError("write: pbm show [GAME] BOARD, for example pbm show trou 101 "
+                               "(or trou a101, a tournament's board)")
     with app.store(read_only=True)() as session, _refusals():
         game = registry.lookup(where[0]).info.name if len(where) == 2 else None
-        text = view_as(Context(session, "", admin=True), int(where[-1]), upto, userid, game)
+        text = view_as(Context(session, "", admin=True), where[-1], upto, userid, game)
     click.echo(text.rstrip("\n"))
 
 

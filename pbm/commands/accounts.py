@@ -177,7 +177,7 @@ def signoff(ctx: Context, userid: str, password: str | None) -> User:
         else:
             tell(ctx)
             send_board(ctx, pos)
-        resigned.append(f"{board.game} {board.number}")
+        resigned.append(f"{board.game} {board.label}")
     farewell = [f"{user.userid} has signed off. The games played stay in the history."]
     if resigned:
         farewell.append(f"Left boards (resigned, or declined before a first move): "

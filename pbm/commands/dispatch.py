@@ -6,6 +6,7 @@ from contextlib import AbstractContextManager, nullcontext
 
 from pbm.accounts import logins
 from pbm.accounts.users import find_user
+from pbm.boards import names
 from pbm.commands.grammar import Invocation, parse, usage
 from pbm.commands.missing_words import MissingWords, missing
 from pbm.context import CommandError, Context, shorten
@@ -73,11 +74,12 @@ def _error_subject(invocation: Invocation) -> str:
     title = registry.get(invocation.game).info.title
     where = invocation.command.board_arg
     if where is not None and where < len(invocation.args):
-        number = invocation.args[where].split("#")[0]
-        # Only a plausible board number goes into the Subject: it is a header, and the
-        # word comes from the mail (a 100 KB run of digits is a word too).
-        if number.isascii() and number.isdigit() and len(number) <= 9:
-            return f"{title} Board {number} Error"
+        word = invocation.args[where].split("#")[0]
+        # Only a plausible board name goes into the Subject: it is a header, and the word
+        # comes from the mail (a 100 KB run of digits is a word too).
+        name = names.parse(word)
+        if name is not None and name.storable:
+            return f"{title} Board {name.written} Error"
     return f"{title} error"
 
 

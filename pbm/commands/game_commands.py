@@ -6,15 +6,15 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from pbm.accounts import bots, confirmations, policies
-from pbm.accounts.users import authenticate, require_user, users_at
-from pbm.boards import clocks, housekeeping, play, select
+from pbm.accounts.users import authenticate, find_user, require_user, users_at
+from pbm.boards import clocks, housekeeping, names, play, select
 from pbm.boards.position import Position, position, seat_of
 from pbm.boards.queue import play_queued
 from pbm.boards.select import Which
 from pbm.commands import seats, votes
 from pbm.commands.grammar import Command, Invocation, game_command, usage
 from pbm.commands.seats import GUARD, authenticate_on, check_turn, seat_on
-from pbm.context import CommandError, Context
+from pbm.context import CommandError, Context, shorten
 from pbm.db import rates
 from pbm.db.models import Board, User
 from pbm.games import registry
@@ -113,11 +113,11 @@ def _check_challenge_limits(ctx: Context, others: list[User]) -> None:
 
 
 # ----- move ---------------------------------------------------------------------------
-def move(ctx: Context, game: AnyGame, number: str, userid: str, password: str, text: str,
+def move(ctx: Context, game: AnyGame, name: str, userid: str, password: str, text: str,
          guard: int | None = None) -> Position:
-    """Play `text` for the user on the board; refused unless it would be move `guard`
-    (when given). Every player is mailed the new board."""
-    board = select.load_board(ctx, number, game.info.name, to_change=True)
+    """Play `text` for the user on the board named `name` (101, a101); refused unless it
+    would be move `guard` (when given). Every player is mailed the new board."""
+    board = select.load_board(ctx, name, game.info.name, to_change=True)
     pos = position(board)
     user = authenticate_on(ctx, pos, userid, password)
     return play_for(ctx, pos, user, seat_on(pos, user), text, guard)
@@ -151,8 +151,8 @@ def _flag_fell(ctx: Context, pos: Position, seat: int, text: str) -> None:
     board, player = pos.board, pos.board.seats[seat]
     housekeeping.lose_on_time(ctx, pos, player, clocks.on_turn(player, ctx.now),
                               clocks.exceeded_reason(board, player))
-    ctx.answer(f"{pos.title} Board {board.number}: too late",
-               f"Your move {text} on {pos.title} board {board.number} was not played: "
+    ctx.answer(f"{pos.title} Board {board.label}: too late",
+               f"Your move {text} on {pos.title} board {board.label} was not played: "
                f"your total time of {board.total_days} days ran out before it came.\n"
                "The game is over on time; the last board comes in its own mail.\n")
     tell(ctx)
@@ -188,7 +188,8 @@ def do_resign(ctx: Context, inv: Invocation) -> None:
 def _parse_board_ref(ref: str) -> tuple[str, int | None]:
     number, _, upto = ref.partition("#")
     if upto and not upto.isdigit():
-        raise CommandError(f"'{ref}' is not a board reference: write 101 or 101#12.")
+        raise CommandError(f"'{shorten(ref)}' is not a board reference: write 101 or 101#12 "
+                           "(a101 or a101#12 for a tournament's board).")
     return number, int(upto) if upto else None
 
 
@@ -197,7 +198,7 @@ def _page(board: Board, upto: int | None, viewer: int | None,
     """The position after move `upto` (default: now) and its page as `viewer` (a seat, or
     None for the public) sees it, with the whole move list."""
     if upto is not None and not 0 <= upto <= board.move_count:
-        raise CommandError(f"Board {board.number} has {board.move_count} moves; there is no move "
+        raise CommandError(f"Board {board.label} has {board.move_count} moves; there is no move "
                            f"#{upto} to show.")
     pos = position(board, upto)
     return pos, board_page(pos, viewer, full_list=True, now=now)
@@ -209,23 +210,23 @@ def view(board: Board, upto: int | None = None, viewer: int | None = None,
     return _page(board, upto, viewer, now)[1].text()
 
 
-def view_as(ctx: Context, number: int, upto: int | None = None,
+def view_as(ctx: Context, name: str, upto: int | None = None,
             userid: str | None = None, game: str | None = None) -> str:
-    """Board `number` (of `game`, needed when several games have that number) as the
-    public, or as player `userid`, sees it (the operator's view)."""
-    board = select.load_board(ctx, str(number), game)
+    """The board named `name` (101, a101; of `game`, needed when several games have a board
+    of that name) as the public, or as player `userid`, sees it (the operator's view)."""
+    board = select.load_board(ctx, name, game)
     viewer = None
     if userid:
         viewer = seat_of(board, require_user(ctx, userid, signed_off_too=True))
         if viewer is None:
-            raise CommandError(f"{userid} does not play on board {number}.")
+            raise CommandError(f"{userid} does not play on board {board.label}.")
     return view(board, upto, viewer, ctx.now)
 
 
 def send_view(ctx: Context, board: Board, upto: int | None, viewer: int | None) -> None:
     """The board in a mail of its own to the sender, as `viewer` sees it (`show`'s mail)."""
     pos, page = _page(board, upto, viewer, ctx.now)
-    answer_board(ctx, f"{pos.title} Board {board.number}", page,
+    answer_board(ctx, f"{pos.title} Board {board.label}", page,
                  Pictures(pos.game, pos.state), viewer)
 
 
@@ -255,7 +256,7 @@ def _select(ctx: Context, inv: Invocation, user: User | None,
     if limit and len(found) > limit:
         note = (f"{user.userid} has {len(found)} such boards; the first {limit} are shown. "
                 "Name the boards you want to see, for example: "
-                f"{inv.game} show {found[limit].number} {found[-1].number}\n")
+                f"{inv.game} show {found[limit].label} {found[-1].label}\n")
         return [(board, None) for board in found[:limit]], note
     return [(board, None) for board in found], ""
 
@@ -268,7 +269,7 @@ def do_show(ctx: Context, inv: Invocation) -> None:
     words = list(inv.args)
     if not words or words[0].lower() in SELECTORS:  # every board of everyone
         raise CommandError(f"{TOO_MUCH_MAIL} Name boards or a player. Write: {usage(inv)}")
-    if not words[0].split("#")[0].isdigit():
+    if not _names_board(ctx, inv, words[0].split("#")[0]):
         user = require_user(ctx, words.pop(0), signed_off_too=True)
     selected, note = _select(ctx, inv, user, words)
     title = _game(inv).info.title
@@ -278,6 +279,22 @@ def do_show(ctx: Context, inv: Invocation) -> None:
         send_view(ctx, board, upto, None)
     if note:
         ctx.answer(f"{title} show", note)
+
+
+def _names_board(ctx: Context, inv: Invocation, word: str) -> bool:
+    """Whether `show`'s first word names a board rather than a player: a number always (a
+    userid starts with a letter); `a101`, a valid userid too, when it is nobody's userid
+    and a tournament's boards are named so (`bob1` is then still a player, if unknown)."""
+    name = names.parse(word)
+    if name is None:
+        return False
+    return not name.prefix or _tournament_board(ctx, inv, word, name.prefix)
+
+
+def _tournament_board(ctx: Context, inv: Invocation, word: str, prefix: str) -> bool:
+    assert inv.game is not None
+    return find_user(ctx, word) is None and \
+        select.names_a_tournament(ctx.session, inv.game, prefix)
 
 
 def do_showas(ctx: Context, inv: Invocation) -> None:
@@ -302,12 +319,16 @@ def do_games(ctx: Context, inv: Invocation) -> None:
     which, first = Which.ACTIVE, None
     userids = []
     for word in inv.args:
+        name = names.parse(word)
         if word.lower() in SELECTORS:
             which = Which(word.lower())
-        elif word.isascii() and word.isdigit():  # userids start with a letter
+        elif name is not None and (not name.prefix or
+                                   _tournament_board(ctx, inv, word, name.prefix)):
+            # A board to list from: a number (userids start with a letter), or a name such
+            # as a101 (the listing's "for the next ones" line), as `show` tells them apart.
             if first is not None:
                 raise CommandError(f"Name one board to list from. Write: {usage(inv)}")
-            first = int(word) if len(word) <= 9 else 10**9  # past every board number
+            first = (name.prefix, name.number if name.storable else 10**9)  # past them all
         else:
             userids.append(word)
     if which is Which.NEXT and not userids:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from pbm.accounts.users import find_user
-from pbm.boards import select
+from pbm.boards import names, select
 from pbm.boards.position import position, seat_of
 from pbm.commands.grammar import Invocation
 from pbm.context import CommandError, Context
@@ -81,7 +81,7 @@ def _fit(ctx: Context, invocation: Invocation, given: list[tuple[str, str]]) -> 
     userid = board = None
     for kind, word in given:
         if kind == BOARD:
-            if not word.split("#")[0].isdigit():
+            if not names.is_name(word.split("#")[0]):
                 return None
             board = word
         elif kind == USERID:

@@ -34,7 +34,7 @@ def preview(ctx: Context, game: AnyGame, ref: str, userid: str | None,
     board = select.load_board(ctx, number, info.name)
     upto = int(upto_text) if upto_text else None
     if upto is not None and not 0 <= upto <= board.move_count:
-        raise CommandError(f"Board {board.number} has {board.move_count} moves; there is no "
+        raise CommandError(f"Board {board.label} has {board.move_count} moves; there is no "
                            f"move #{upto} to preview from.")
     check_moves(moves, "A preview")
     pos = position(board, upto)
@@ -42,11 +42,11 @@ def preview(ctx: Context, game: AnyGame, ref: str, userid: str | None,
     if userid is not None and password is not None:
         # A userid that plays elsewhere sees the public view, as showas gives it.
         seat = pos.seat_of(authenticate_on(ctx, pos, userid, password))
-    trial = Trial.of(pos, seat, f"Preview of {pos.title} Board {board.number} {SAVED}")
+    trial = Trial.of(pos, seat, f"Preview of {pos.title} Board {board.label} {SAVED}")
     # Without a password the first word could be one typed in the wrong place: a move
     # that cannot even be read is not quoted back.
     trial.play(moves, quote_unreadable_first=userid is not None)
-    return answer_board(ctx, f"{info.title} Board {board.number} Preview", trial.page(),
+    return answer_board(ctx, f"{info.title} Board {board.label} Preview", trial.page(),
                         Pictures(game, trial.state), seat)
 
 

@@ -29,24 +29,24 @@ def queue(ctx: Context, game: AnyGame, number: str, userid: str, password: str,
     pos = position(board)
     user = authenticate_on(ctx, pos, userid, password)
     seat = seat_on(pos, user)
-    word, title = game.info.name, f"{pos.title} Board {board.number}"
+    word, title = game.info.name, f"{pos.title} Board {board.label}"
     if board.status != BoardStatus.ACTIVE or pos.outcome() is not None:
-        raise CommandError(f"Board {board.number} is over; nothing can be queued on it.",
+        raise CommandError(f"Board {board.label} is over; nothing can be queued on it.",
                            board_text=board_text(pos, seat))
     if text.lower() == CLEAR:
         before = queued_of(board, seat)
         store(board, seat, None)
         if before is None:
-            ctx.answer(title, f"Nothing was queued on board {board.number}.\n")
+            ctx.answer(title, f"Nothing was queued on board {board.label}.\n")
         else:
-            ctx.answer(title, f"Your queue on board {board.number} is cleared (it held "
+            ctx.answer(title, f"Your queue on board {board.label} is cleared (it held "
                               f"{before.describe()}).\n")
         return None
     request = read_request(text)
     if seat in pos.to_move():
         raise CommandError(
-            f"It is your turn on board {board.number} now, so there is nothing to queue: "
-            f"send your move with '{word} move {board.number} {user.userid} PASSWORD MOVE'.",
+            f"It is your turn on board {board.label} now, so there is nothing to queue: "
+            f"send your move with '{word} move {board.label} {user.userid} PASSWORD MOVE'.",
             board_text=board_text(pos, seat))
     if isinstance(request, str):
         queued = Queued(move=request)
@@ -61,13 +61,13 @@ def queue(ctx: Context, game: AnyGame, number: str, userid: str, password: str,
                   "anything else, the queue is cleared and you are told.")
     replaced = queued_of(board, seat)
     store(board, seat, queued)
-    lines = [f"Queued on {pos.title} board {board.number}: {queued.describe()}.", played]
+    lines = [f"Queued on {pos.title} board {board.label}: {queued.describe()}.", played]
     if replaced is not None:
         lines.append(f"This replaces {replaced.describe()}, queued before.")
     if board.seats[seat].resign_queued:
         lines.append("Your resignation is queued too, and it comes first: when your turn "
                      "comes you resign and the queued move is not played.")
-    lines.append(f"To take it back: {word} queue {board.number} {user.userid} PASSWORD clear")
+    lines.append(f"To take it back: {word} queue {board.label} {user.userid} PASSWORD clear")
     ctx.answer(title, "\n".join(lines) + "\n")
     return queued
 

@@ -24,22 +24,22 @@ def replay(ctx: Context, game: AnyGame, number: str, upto_text: str,
     board = select.load_board(ctx, number, info.name)
     if not (upto_text.isascii() and upto_text.isdigit() and len(upto_text) <= 9):
         raise CommandError(f"'{shorten(upto_text)}' is not a move number: write "
-                           f"{info.name} replay {board.number} 5 for the board after move 5.")
+                           f"{info.name} replay {board.label} 5 for the board after move 5.")
     upto = int(upto_text)
     if upto > board.move_count:
-        raise CommandError(f"Board {board.number} has {board.move_count} moves; there is no "
+        raise CommandError(f"Board {board.label} has {board.move_count} moves; there is no "
                            f"move #{upto} to replay to.")
     if moves:
         refuse_secrets(info, "Trying moves in a replay",
                        f" Without moves, a replay shows the board: {info.name} replay "
-                       f"{board.number} {upto}")
+                       f"{board.label} {upto}")
     check_moves(moves, "A replay")
     pos = position(board, upto)
-    trial = Trial.of(pos, None, f"Replay of {pos.title} Board {board.number} (nothing has "
+    trial = Trial.of(pos, None, f"Replay of {pos.title} Board {board.label} (nothing has "
                                 "been played or saved)", "Replay")
     trial.play(moves)
     page = trial.page([move_list(pos, None), ""])
-    return answer_board(ctx, f"{info.title} Board {board.number} Replay", page,
+    return answer_board(ctx, f"{info.title} Board {board.label} Replay", page,
                         Pictures(game, trial.state), None)
 
 

@@ -40,7 +40,7 @@ def seat_on(pos: Position, user: User) -> int:
     if seat is None:
         players = " and ".join(pos.userid(s.position) for s in pos.board.seats)
         raise CommandError(
-            f"{user.userid} does not play on board {pos.board.number} ({players} do).",
+            f"{user.userid} does not play on board {pos.board.label} ({players} do).",
             board_text=board_text(pos, None),
         )
     return seat
@@ -50,13 +50,13 @@ def check_turn(pos: Position, seat: int) -> None:
     """Refuse a move by `seat` unless the board runs and the seat is to move."""
     if pos.board.status != BoardStatus.ACTIVE or pos.outcome() is not None:
         raise CommandError(
-            f"Board {pos.board.number} is over; no more moves can be made.",
+            f"Board {pos.board.label} is over; no more moves can be made.",
             board_text=board_text(pos, seat),
         )
     if seat not in pos.to_move():
         movers = " and ".join(pos.userid(s) for s in sorted(pos.to_move()))
         raise CommandError(
-            f"It is not your turn on board {pos.board.number}; it is {movers}'s turn.",
+            f"It is not your turn on board {pos.board.label}; it is {movers}'s turn.",
             board_text=board_text(pos, seat),
         )
 
@@ -69,7 +69,7 @@ def resign(ctx: Context, game: AnyGame, number: str, userid: str, password: str)
     user = authenticate_on(ctx, pos, userid, password)
     seat = seat_on(pos, user)
     if board.status != BoardStatus.ACTIVE or pos.outcome() is not None:
-        raise CommandError(f"Board {board.number} is already over.",
+        raise CommandError(f"Board {board.label} is already over.",
                            board_text=board_text(pos, seat))
     if seat in pos.to_move() or not play.has_moved(board, seat):
         if play.withdraw(ctx, pos, seat):
@@ -81,8 +81,8 @@ def resign(ctx: Context, game: AnyGame, number: str, userid: str, password: str)
     queued = not board.seats[seat].resign_queued
     board.seats[seat].resign_queued = queued
     if queued:
-        message = (f"Your resignation from board {board.number} is queued: it takes effect when "
+        message = (f"Your resignation from board {board.label} is queued: it takes effect when "
                    "your turn comes. Send the resign command again to take it back.")
     else:
-        message = f"Your queued resignation from board {board.number} has been taken back."
-    ctx.answer(f"{pos.title} Board {board.number}", message + "\n")
+        message = f"Your queued resignation from board {board.label} has been taken back."
+    ctx.answer(f"{pos.title} Board {board.label}", message + "\n")

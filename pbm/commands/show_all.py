@@ -45,13 +45,13 @@ def _not_shown(userid: str, boards: list[Board], limit: int, *, more: bool) -> s
     """The note naming the boards left out, as commands that would show them."""
     lines = [fit(f"{userid} has more such boards than one command shows: the first {limit} "
                  "are shown. Send these commands for the next ones:")]
-    by_game: dict[str, list[int]] = {}
+    by_game: dict[str, list[str]] = {}
     for board in boards:
-        by_game.setdefault(board.game, []).append(board.number)
+        by_game.setdefault(board.game, []).append(board.label)
     for game, numbers in by_game.items():
         line, count = f"  {game} show", 0
         for number in numbers:  # each line a command that fits, naming what one may name
-            if len(line) + 1 + len(str(number)) > WIDTH or count == limit:
+            if len(line) + 1 + len(number) > WIDTH or count == limit:
                 lines.append(line)
                 line, count = f"  {game} show", 0
             line, count = f"{line} {number}", count + 1

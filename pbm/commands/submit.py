@@ -37,11 +37,11 @@ def submit(ctx: Context, game: AnyGame, number: str, userid: str, password: str,
     before = submission_of(board, seat)
     store(board, seat, submission)
     word = game.info.name
-    lines = [f"Submitted on {pos.title} board {board.number} as move {submission.number}: "
+    lines = [f"Submitted on {pos.title} board {board.label} as move {submission.number}: "
              f"{submission.move}."]
     if before is not None and before != submission:
         lines.append(f"It replaces {before.move}, submitted before.")
-    lines += [f"To play it: {word} confirm {board.number} {user.userid} PASSWORD",
+    lines += [f"To play it: {word} confirm {board.label} {user.userid} PASSWORD",
               "A move made first, or any other change to the board, cancels it."]
     trial = Trial.of(pos, seat, HEADING)
     if game.info.hidden:
@@ -54,7 +54,7 @@ def submit(ctx: Context, game: AnyGame, number: str, userid: str, password: str,
         trial.play([submission.move])
         intro = f"Confirmed, it is played on {trial.start}:"
     page = trial.page([*lines, ""], intro)
-    answer_board(ctx, f"{pos.title} Board {board.number} Submitted", page,
+    answer_board(ctx, f"{pos.title} Board {board.label} Submitted", page,
                  Pictures(game, trial.state), seat)
     return submission
 
@@ -70,9 +70,9 @@ def confirm(ctx: Context, game: AnyGame, number: str, userid: str, password: str
     if submission is None or seat not in pos.to_move():
         word = game.info.name
         raise CommandError(
-            f"No submission to confirm on board {board.number}. Submit a move first: "
-            f"{word} submit {board.number} {user.userid} PASSWORD MOVE[#n]; then confirm "
-            f"it with: {word} confirm {board.number} {user.userid} PASSWORD",
+            f"No submission to confirm on board {board.label}. Submit a move first: "
+            f"{word} submit {board.label} {user.userid} PASSWORD MOVE[#n]; then confirm "
+            f"it with: {word} confirm {board.label} {user.userid} PASSWORD",
             board_text=board_text(pos, seat))
     play_for(ctx, pos, user, seat, submission.move, submission.number)
 

@@ -69,11 +69,11 @@ def chat(ctx: Context, game: AnyGame, number: str, userid: str, password: str | 
     # them all). A stranger must subscribe first, and spectators are bounded per board.
     if seat_of(board, user) is None and not watchers.is_spectator(ctx.session, board, user):
         raise CommandError(
-            f"{user.userid} neither plays on nor watches board {board.number}: chat goes from "
+            f"{user.userid} neither plays on nor watches board {board.label}: chat goes from "
             f"a player or spectator of a board to the others. To watch it: {game.info.name} "
-            f"subscribe {board.number} {user.userid} PASSWORD. To write to its players: "
+            f"subscribe {board.label} {user.userid} PASSWORD. To write to its players: "
             f"message {user.userid} PASSWORD {' '.join(u.userid for u in players)}")
-    text = text_of(ctx, "chat", f"{game.info.name} chat {board.number} {user.userid} PASSWORD")
+    text = text_of(ctx, "chat", f"{game.info.name} chat {board.label} {user.userid} PASSWORD")
     watching = watchers.spectators_of(ctx.session, board)
     # Each address once (two users may share one), and not the sender's: it gets the answer.
     seen = {ctx.sender.lower()} if ctx.sender else set()
@@ -86,14 +86,14 @@ def chat(ctx: Context, game: AnyGame, number: str, userid: str, password: str | 
             seen.update(addresses)
             recipients.append((other, addresses))
     if not recipients:
-        raise CommandError(f"Nobody else plays on or watches board {board.number} now; nothing "
+        raise CommandError(f"Nobody else plays on or watches board {board.label} now; nothing "
                            "was sent.")
     _count_mails(ctx, user, len(recipients))
-    title = f"{game.info.title} Board {board.number}"
+    title = f"{game.info.title} Board {board.label}"
     whom = "players and spectators" if watching else "players"
     # No board in it, whoever reads it: a spectator may not see what a player does.
     body = (f"{user.userid} writes to the {whom} of {title} (a chat: it is not part of the "
-            f"board):\n\n{text}\n\nTo answer: {game.info.name} chat {board.number} YOURID "
+            f"board):\n\n{text}\n\nTo answer: {game.info.name} chat {board.label} YOURID "
             "PASSWORD, with your text in the body.\n")
     # Not pbmserv's Subject "Trou chat 101 alice": a reply keeping it would read as a chat
     # command without its password. "Trou Board 101 ..." is known as one of ours.

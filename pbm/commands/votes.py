@@ -55,7 +55,7 @@ def cast(ctx: Context, game: AnyGame, number: str, userid: str, password: str, w
     seat = pos.seat_of(user)
     if seat is None:
         players = " and ".join(pos.userid(s.position) for s in board.seats)
-        raise CommandError(f"{user.userid} does not play on board {board.number}, so has no "
+        raise CommandError(f"{user.userid} does not play on board {board.label}, so has no "
                            f"vote there ({players} do).", board_text=board_text(pos, None))
     try:
         play.check_move_number(pos, guard, word)
@@ -65,7 +65,7 @@ def cast(ctx: Context, game: AnyGame, number: str, userid: str, password: str, w
         resign(ctx, game, number, userid, password)
         return
     if board.status != BoardStatus.ACTIVE or pos.outcome() is not None:
-        raise CommandError(f"Board {board.number} is over; there is nothing left to vote on.",
+        raise CommandError(f"Board {board.label} is over; there is nothing left to vote on.",
                            board_text=board_text(pos, seat))
     if word in (PROPOSE, UNDO):
         _check_no_bot(pos, seat, word)
@@ -94,7 +94,7 @@ def _propose_undo(ctx: Context, pos: Position, seat: int) -> None:
     standing = votes.standing_moves(pos.board)
     if not standing:
         taken = " (every move made has been taken back)" if pos.board.move_count else ""
-        raise CommandError(f"There is no move to take back on board {pos.board.number}"
+        raise CommandError(f"There is no move to take back on board {pos.board.label}"
                            f"{taken}.", board_text=board_text(pos, seat))
     pos.board.proposal = vote.opened(vote.UNDO, seat, standing[-1].number)
     _settle(ctx, pos, seat)
@@ -110,7 +110,7 @@ def _accept(ctx: Context, pos: Position, seat: int) -> None:
         else:
             mine = f"You have accepted it already; it waits for {waiting}."
         raise CommandError(f"{pos.userid(proposal['by'])} proposes "
-                           f"{vote.subject_of(proposal)} on board {pos.board.number}. {mine}",
+                           f"{vote.subject_of(proposal)} on board {pos.board.label}. {mine}",
                            board_text=board_text(pos, seat))
     pos.board.proposal = vote.accepted_by(proposal, seat)
     _settle(ctx, pos, seat)
@@ -160,16 +160,16 @@ def _check_none_open(pos: Position, seat: int) -> None:
         advice = "Answer it first: accept or reject."
     raise CommandError(
         f"{pos.userid(by)} already proposes {vote.subject_of(proposal)} on board "
-        f"{pos.board.number}, and one proposal at a time may be open. {advice}",
+        f"{pos.board.label}, and one proposal at a time may be open. {advice}",
         board_text=board_text(pos, seat))
 
 
 def _open(pos: Position, seat: int, word: str) -> vote.Proposal:
     proposal = vote.open_proposal(pos.board)
     if proposal is None:
-        start = f"{pos.board.game} move {pos.board.number} {pos.userid(seat)} PASSWORD"
+        start = f"{pos.board.game} move {pos.board.label} {pos.userid(seat)} PASSWORD"
         raise CommandError(
-            f"There is no open proposal on board {pos.board.number} to {word}. To offer a "
+            f"There is no open proposal on board {pos.board.label} to {word}. To offer a "
             f"draw: {start} propose; to ask to take back the last move: {start} undo.",
             board_text=board_text(pos, seat))
     return proposal

@@ -21,11 +21,11 @@ from pbm.width import fit
 def _watchable(board: Board, user: User, what: str) -> None:
     """Only a running board someone does not play on can be watched."""
     if seat_of(board, user) is not None:
-        raise CommandError(f"{user.userid} plays on board {board.number} and gets its board "
+        raise CommandError(f"{user.userid} plays on board {board.label} and gets its board "
                            f"mails anyway; there is no need to {what}.")
     if board.status != BoardStatus.ACTIVE:
-        raise CommandError(f"Board {board.number} is over: there is nothing more to {what}. "
-                           f"Send '{board.game} show {board.number}' to see how it ended.")
+        raise CommandError(f"Board {board.label} is over: there is nothing more to {what}. "
+                           f"Send '{board.game} show {board.label}' to see how it ended.")
 
 
 # ----- subscribe / unsubscribe ------------------------------------------------------------
@@ -34,9 +34,9 @@ def subscribe(ctx: Context, game: AnyGame, number: str, userid: str,
     """From now on the user gets every board mail of the board, as the public sees it."""
     board = select.load_board(ctx, number, game.info.name)
     user = authenticate(ctx, userid, password or "", [seat.user for seat in board.seats])
-    title = f"{game.info.title} Board {board.number}"
+    title = f"{game.info.title} Board {board.label}"
     _watchable(board, user, "subscribe")
-    stop = f"To stop: {game.info.name} unsubscribe {board.number} {user.userid} PASSWORD\n"
+    stop = f"To stop: {game.info.name} unsubscribe {board.label} {user.userid} PASSWORD\n"
     if watchers.is_spectator(ctx.session, board, user):
         ctx.answer(f"{title} subscribed", f"{user.userid} already watches {title}. {stop}")
         return
@@ -44,7 +44,7 @@ def subscribe(ctx: Context, game: AnyGame, number: str, userid: str,
     if most and watchers.spectators(ctx.session, board) >= most:
         raise CommandError(f"{title} has {most} spectators, the most one board may have; "
                            f"{user.userid} was not added. Send '{game.info.name} show "
-                           f"{board.number}' to look at it now and then.")
+                           f"{board.label}' to look at it now and then.")
     watchers.subscribe(ctx.session, board, user)
     pos = position(board)
     page = board_page(pos, None, now=ctx.now).after(
@@ -57,7 +57,7 @@ def unsubscribe(ctx: Context, game: AnyGame, number: str, userid: str,
                 password: str | None) -> None:
     board = select.load_board(ctx, number, game.info.name)
     user = authenticate(ctx, userid, password or "", [seat.user for seat in board.seats])
-    title = f"{game.info.title} Board {board.number}"
+    title = f"{game.info.title} Board {board.label}"
     if not watchers.is_spectator(ctx.session, board, user):
         raise CommandError(f"{user.userid} does not watch {title}, so there is nothing to "
                            "stop.")
@@ -145,7 +145,8 @@ def _told(game: AnyGame, targets: Sequence[Board | None], on: bool) -> str:
     if not boards:
         return f"You will be told when any {title} board ends." if on else \
             f"You will no longer be told when {title} boards end."
-    numbers = ", ".join(str(number) for number in sorted(board.number for board in boards))
+    numbers = ", ".join(board.label for board in
+                        sorted(boards, key=lambda board: (board.prefix, board.number)))
     which = f"{title} board {numbers} ends" if len(boards) == 1 else \
         f"{title} boards {numbers} end"
     return f"You will {'' if on else 'no longer '}be told when {which}."
@@ -156,7 +157,7 @@ def _check_room(ctx: Context, game: AnyGame, board: Board | None) -> None:
     per game."""
     most = ctx.limits.watchers_per_board
     if most and watchers.notices_on(ctx.session, game.info.name, board) >= most:
-        what = f"board {board.number}" if board is not None else \
+        what = f"board {board.label}" if board is not None else \
             f"any {game.info.title} board"
         raise CommandError(f"{most} users are told when {what} ends, the most allowed; "
                            "nothing was changed.")
@@ -169,8 +170,9 @@ def _listing(ctx: Context, user: User, game: AnyGame, notices: list[EndNotice]) 
         return (f"{user.userid} is told of no {title} game's end. To be: {name} notify "
                 f"{user.userid} PASSWORD [board ...]")
     ids = [n.board_id for n in notices if n.board_id is not None]
-    numbers = [str(number) for number in ctx.session.scalars(
-        sql.select(Board.number).where(Board.id.in_(ids)).order_by(Board.number))] if ids else []
+    numbers = [f"{prefix}{number}" for prefix, number in ctx.session.execute(
+        sql.select(Board.prefix, Board.number).where(Board.id.in_(ids))
+        .order_by(Board.prefix, Board.number))] if ids else []
     parts = []
     if any(n.board_id is None for n in notices):
         parts.append(f"any {title} board")

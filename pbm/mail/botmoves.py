@@ -37,7 +37,7 @@ class Turn:
 
     board_id: int
     game: str
-    number: int
+    label: str  # the board's name: 101, a101
     move_count: int  # the board's moves so far: the bot's move is #move_count+1
     seat: int
     userid: str
@@ -98,7 +98,7 @@ def turns_on(board: Board) -> Iterable[Turn]:
     for seat in sorted(pos.to_move()):
         user = board.seats[seat].user
         if user.bot:
-            yield Turn(board.id, board.game, board.number, board.move_count, seat,
+            yield Turn(board.id, board.game, board.label, board.move_count, seat,
                        user.userid, user.bot, pos.game.seat_view(pos.state, seat),
                        turn_seed(board.seed, board.id, board.move_count, seat))
 
@@ -122,17 +122,17 @@ def play(factory: sessionmaker[Session], config: Config, turn: Turn, text: str,
             ctx = Context(session, "", admin=True, limits=config.limits, time=config.time,
                           bots=config.bots, now=now)
             try:
-                move(ctx, game, str(turn.number), turn.userid, "", text,
+                move(ctx, game, turn.label, turn.userid, "", text,
                      guard=turn.move_count + 1)
             except CommandError as err:
                 log.info("%s board %s: %s's move %s not played: %s", game.info.title,
-                         turn.number, turn.userid, text, str(err).split("\n")[0])
+                         turn.label, turn.userid, text, str(err).split("\n")[0])
                 return []
             ids = queue(session, config, ctx.replies, None, None)
             session.commit()
         finally:
             session.rollback()  # after a commit: nothing left to undo
-    log.info("%s board %s: %s moved %s", game.info.title, turn.number, turn.userid, text)
+    log.info("%s board %s: %s moved %s", game.info.title, turn.label, turn.userid, text)
     return ids
 
 
@@ -153,7 +153,7 @@ def play_due(factory: sessionmaker[Session], config: Config, now: datetime,
         turn = turns[0]
         text = think(turn, seconds)
         title = registry.get(turn.game).info.title
-        done.append(f"{title} board {turn.number}: {turn.userid} {text}")
+        done.append(f"{title} board {turn.label}: {turn.userid} {text}")
         if dry_run:
             break  # nothing is played, so the same turn would come round again
         ids += play(factory, config, turn, text, now)

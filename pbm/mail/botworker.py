@@ -88,7 +88,7 @@ class BotWorker:
                 seconds + SLACK_SECONDS)
         except Exception:
             log.exception("%s board %s: %s could not think of a move", turn.game,
-                          turn.number, turn.userid)
+                          turn.label, turn.userid)
             self.halt.wait(POLL_SECONDS)  # not in a tight loop: the next round tries again
             return
         job = self.run_in_writer(

@@ -13,6 +13,7 @@ from email.parser import BytesHeaderParser, BytesParser
 from html.parser import HTMLParser
 
 from pbm.accounts.confirmations import REQUEST_SUBJECT
+from pbm.boards import names
 from pbm.commands.grammar import is_command, parse, reads_as_command
 from pbm.config import LimitSettings
 from pbm.context import CommandError
@@ -27,9 +28,11 @@ WRAPPED_INTRO = re.compile(r"^\s*on\b", re.I)
 WRAPPED_INTRO_END = re.compile(r"\bwrote:\s*$", re.I)
 # Subjects of our own mails ("Trou Board 101 bob", "Trou Board 101 Error", "Trou error",
 # "List of Trou games") start like commands; a reply to one carries its commands in the body.
-# The board a Subject names: "Trou Board 101 bob", "New Trou Board 101 alice".
-BOARD_SUBJECT = re.compile(r"^(?:new\s+)?([\w-]{1,32})\s+board\s+(\d{1,9})\b", re.I)
-OUR_SUBJECT = re.compile(r"^(new\s+)?[\w-]+\s+(board\s+\d+\b|error$)|^list\s+of\b", re.I)
+# The board a Subject names: "Trou Board 101 bob", "New Trou Board a101 alice" (its name, as
+# boards.names reads it: a tournament's board has letters before its number).
+BOARD_SUBJECT = re.compile(rf"^(?:new\s+)?([\w-]{{1,32}})\s+board\s+({names.IN_TEXT})\b", re.I)
+OUR_SUBJECT = re.compile(r"^(new\s+)?[\w-]+\s+(board\s+[a-z]{0,4}\d+\b|error$)|^list\s+of\b",
+                         re.I)
 STOP_WORDS = {"end", "stop"}
 MAX_COMMAND_LINES = LimitSettings().commands_per_mail
 
@@ -425,15 +428,25 @@ def commands(mail: InboundMail, limit: int = MAX_COMMAND_LINES) -> Commands:
                     confirms_left_out=left_out_confirms, bare=bare)
 
 
-def board_replied_to(mail: InboundMail, hostname: str) -> tuple[str, int] | None:
-    """The board (game, number) of the board mail this mail answers: named by our
-    threading ids in its In-Reply-To or References, or else by its Subject."""
+@dataclass(frozen=True)
+class RepliedTo:
+    """The board a reply answers: its game and name (101, a101), and its id when our
+    threading ids named it (then the id decides: a name is one of the game's at most)."""
+
+    game: str
+    name: str
+    board_id: int | None = None
+
+
+def board_replied_to(mail: InboundMail, hostname: str) -> RepliedTo | None:
+    """The board of the board mail this mail answers: named by our threading ids in its
+    In-Reply-To or References, or else by its Subject."""
     found = threads.board_named(f"{mail.in_reply_to or ''} {mail.references}", hostname)
     if found is not None:
-        return found
+        return RepliedTo(found.game, str(found.number), found.board_id)
     named = BOARD_SUBJECT.match(clean_subject(mail.subject))
     game = registry.canonical(named.group(1)) if named else None
-    return (game, int(named.group(2))) if named and game else None
+    return RepliedTo(game, named.group(2)) if named and game else None
 
 
 def _is_confirm(line: str) -> bool:

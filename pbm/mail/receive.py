@@ -417,7 +417,7 @@ def _offered_command(ctx: Context, mail: parsing.InboundMail, found: parsing.Com
     that would play it (reply_move); whether it was."""
     board = parsing.board_replied_to(mail, config.server.hostname) if found.bare else None
     return board is not None and found.bare is not None and \
-        offer_command(ctx, board[0], board[1], found.bare)
+        offer_command(ctx, board.game, board.name, found.bare, board.board_id)
 
 
 def _throttled_text(limits: LimitSettings, until) -> str:

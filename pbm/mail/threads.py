@@ -45,15 +45,27 @@ def root_id(thread: str, hostname: str) -> str:
 
 
 # A root or an anchor: <board.GAME.NUMBER.ID@HOSTNAME>, <board.GAME.NUMBER.ID.DIGEST@HOSTNAME>.
-BOARD_ID = re.compile(r"<board\.([a-z0-9-]{1,32})\.(\d{1,9})\.\d{1,12}(?:\.[0-9a-f]{16})?@([^>]+)>")
+# NUMBER is the board's number without a tournament's prefix (a101's key is trou.101.ID):
+# the keys of boards from before prefixes stay as they were, and the ID names the board.
+BOARD_ID = re.compile(
+    r"<board\.([a-z0-9-]{1,32})\.(\d{1,9})\.(\d{1,12})(?:\.[0-9a-f]{16})?@([^>]+)>")
 
 
-def board_named(ids: str, hostname: str) -> tuple[str, int] | None:
-    """The board (game, number) whose thread one of `ids` (References, In-Reply-To: msg-ids
-    of a mail that answers one of ours) belongs to; None when none is ours."""
+@dataclass(frozen=True)
+class ThreadBoard:
+    """The board a thread is about, as its key names it."""
+
+    game: str
+    number: int  # without its prefix: the id decides
+    board_id: int
+
+
+def board_named(ids: str, hostname: str) -> ThreadBoard | None:
+    """The board whose thread one of `ids` (References, In-Reply-To: msg-ids of a mail that
+    answers one of ours) belongs to; None when none is ours."""
     for found in BOARD_ID.finditer(ids):
-        if found.group(3).lower() == hostname.lower():
-            return found.group(1), int(found.group(2))
+        if found.group(4).lower() == hostname.lower():
+            return ThreadBoard(found.group(1), int(found.group(2)), int(found.group(3)))
     return None
 
 

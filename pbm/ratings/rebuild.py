@@ -52,7 +52,7 @@ def rebuild(session: Session, game: str | None = None, *, fix: bool = False) -> 
     differences = []
     for board, changes in replayed.changes:
         if board.rating_changes != changes:
-            differences.append(f"board {board.number} ({board.game}): changes stored "
+            differences.append(f"board {board.label} ({board.game}): changes stored "
                                f"{board.rating_changes}, replayed {changes}")
             if fix:
                 board.rating_changes = changes

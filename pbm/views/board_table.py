@@ -58,7 +58,7 @@ class Columns:
         room on the line for its own player's status: a longer userid makes its row tall
         rather than every row of the table."""
         boards = [pos.board for pos in positions]
-        number = max([len("Board"), *(len(str(b.number)) for b in boards)])
+        number = max([len("Board"), *(len(b.label) for b in boards)])
         moves = max([len("Move"), *(len(str(b.move_count)) for b in boards)])
         lead = number + moves + 2 * len(GAP)
         players = info.players
@@ -81,7 +81,7 @@ class Columns:
     def row(self, pos: Position) -> list[str]:
         """The lines of one board's row: one, or a tall row's several."""
         board = pos.board
-        lead = f"{board.number:>{self.number}}{GAP}{board.move_count:>{self.moves}}{GAP}"
+        lead = f"{board.label:>{self.number}}{GAP}{board.move_count:>{self.moves}}{GAP}"
         names = [pos.userid(i) for i in range(len(self.seats))]
         status = board_status(pos)
         line = lead + "".join(name.ljust(width) + GAP

@@ -71,7 +71,7 @@ def move_list(pos: Position, viewer: int | None, last_rows: int | None = RECENT_
     shown = rows if last_rows is None else rows[-last_rows:]
     if moves and (moves[0].number > 1 or len(shown) < len(rows)):
         lines.append(f"  (earlier moves not shown; "
-                     f"'{pos.board.game} show {pos.board.number}' lists them all)")
+                     f"'{pos.board.game} show {pos.board.label}' lists them all)")
     lines += [line for row in shown for line in row]
     if not rows:
         lines.append("  (no moves yet)")
@@ -160,9 +160,9 @@ def board_page(
     move mails many pages of them); else they are looked up."""
     board = pos.board
     if new:
-        title = f"A new {pos.title} board ({board.number}) has been started"
+        title = f"A new {pos.title} board ({board.label}) has been started"
     else:
-        title = f"Summary of {pos.title} Board {board.number}"
+        title = f"Summary of {pos.title} Board {board.label}"
         if pos.upto < board.move_count:
             title += f" after move {pos.upto}"
     parts = [title, ""]
@@ -271,11 +271,11 @@ def clock_lines(pos: Position, now: datetime | None) -> list[str]:
 def board_subject(pos: Position, *, new: bool = False, commented: bool = False) -> str:
     board = pos.board
     if pos.outcome() is not None:
-        subject = f"{pos.title} Board {board.number}"
+        subject = f"{pos.title} Board {board.label}"
     else:
         movers = " ".join(pos.userid(seat) for seat in sorted(pos.to_move()))
         prefix = f"New {pos.title}" if new else pos.title
-        subject = f"{prefix} Board {board.number} {movers}".rstrip()
+        subject = f"{prefix} Board {board.label} {movers}".rstrip()
     return subject + (" **" if commented else "")
 
 
@@ -334,10 +334,10 @@ def send_board(
 def announce_decline(ctx: Context, pos: Position, user: User, body: str | None = None) -> None:
     """Tell every player of a board that `user` declined it and it is gone (`body`: how,
     when not by resigning)."""
-    body = body or (f"{user.userid} declined {pos.title} board {pos.board.number} before "
+    body = body or (f"{user.userid} declined {pos.title} board {pos.board.label} before "
                     "making a move, so the board has been removed.\n")
     for seat in pos.board.seats:
         ctx.replies.append(
-            Reply(addresses_of(seat.user), f"{pos.title} Board {pos.board.number}", body, "board",
+            Reply(addresses_of(seat.user), f"{pos.title} Board {pos.board.label}", body, "board",
                   board_thread(pos.board))
         )

@@ -18,7 +18,7 @@ def board_ended(ctx: Context, pos: Position) -> None:
         watchers.forget_board_notices(ctx.session, board)
     if not users:
         return
-    title = f"{pos.title} Board {board.number}"
+    title = f"{pos.title} Board {board.label}"
     page = board_page(pos, None, now=ctx.now).after(f"{title} has ended: {turn_line(pos)}") \
         .before(f"(You asked to be told: {board.game} notify. To stop: {board.game} notify "
                 "YOURID PASSWORD off)")

@@ -44,7 +44,7 @@ def history_cells(board: Board) -> list[str]:
     # `Mon dd HH:MM` leaves it out): a history runs over years.
     finished = f"{board.finished_at:%Y-%m-%d %H:%M}" if board.finished_at else "?"
     moves = f"{board.move_count} move{'' if board.move_count == 1 else 's'}"
-    return [finished, str(board.number), result, " vs ".join(names), moves,
+    return [finished, str(board.label), result, " vs ".join(names), moves,
             board.result_reason or ""]
 
 

@@ -25,7 +25,7 @@ def board_line(board: Board, pos: Position | None = None) -> str:
     pos = pos or position(board)
     info = pos.game.info
     players = ", ".join(f"{pos.userid(i)} ({info.seats[i]})" for i in range(info.players))
-    return f"{board.number:>5}  {players}  {turn_line(pos)}"
+    return f"{board.label:>5}  {players}  {turn_line(pos)}"
 
 
 # A listing row too long for a mail goes on under its players (the board number's 5 columns
@@ -34,10 +34,11 @@ ROW_HANG = 7
 
 
 def list_boards(ctx: Context, game: AnyGame | None, users: list[User], which: Which,
-                limit: int | None = None, first: int | None = None) -> list[Board]:
+                limit: int | None = None,
+                first: tuple[str, int] | None = None) -> list[Board]:
     """The boards `which` of them that a listing shows (archived ones are gone), of one game
-    or all, of the named players or of everyone; the first `limit` of them, numbered `first`
-    or more."""
+    or all, of the named players or of everyone; the first `limit` of them, from the board
+    named `first` (prefix, number) on: ordinary boards first, then each tournament's."""
     name = game.info.name if game is not None else None
     cutoff = archive_cutoff(ctx)
     if not users:
@@ -46,7 +47,7 @@ def list_boards(ctx: Context, game: AnyGame | None, users: list[User], which: Wh
     seen = {board.id: board for user in users
             for board in boards(ctx.session, game=name, user=user, which=which,
                                 archived_before=cutoff, limit=limit, first=first)}
-    return [seen[number] for number in sorted(seen)][:limit]
+    return sorted(seen.values(), key=lambda board: (board.prefix, board.id))[:limit]
 
 
 def listed(ctx: Context, game: AnyGame | None, users: list[User],
@@ -61,7 +62,7 @@ def listed(ctx: Context, game: AnyGame | None, users: list[User],
 
 
 def send_listing(ctx: Context, game: AnyGame, users: list[User], which: Which,
-                 first: int | None = None) -> None:
+                 first: tuple[str, int] | None = None) -> None:
     """pbmserv's `GAME games`: the table of the boards `which` of them, of the named players
     or of everyone, from board `first` on; at most LISTED_LINES, and how to ask for more."""
     info = game.info
@@ -87,7 +88,7 @@ def send_listing(ctx: Context, game: AnyGame, users: list[User], which: Which,
         words += [] if which is Which.ACTIVE else [which.value]
         lines += ["", fit(f"More than {LISTED_LINES} boards: the first {LISTED_LINES} are "
                           "listed. For the next ones send:"),
-                  fit("  " + " ".join([*words, str(found[LISTED_LINES].number)]), hang=2)]
+                  fit("  " + " ".join([*words, found[LISTED_LINES].label]), hang=2)]
     ctx.answer(f"List of {info.title} games", "\n".join(lines) + "\n")
 
 

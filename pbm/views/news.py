@@ -42,7 +42,7 @@ def _tell(ctx: Context, fact: Fact) -> None:
             board_ended(ctx, pos)
         case QueueDropped(pos, seat, reason):
             to = addresses_of(pos.board.seats[seat].user)
-            subject = f"{pos.title} Board {pos.board.number}: queued move dropped"
+            subject = f"{pos.title} Board {pos.board.label}: queued move dropped"
             ctx.replies.append(Reply(to, subject, reason + "\n", "notice",
                                      board_thread(pos.board)))
         case Nagged():
@@ -70,7 +70,7 @@ def _tell(ctx: Context, fact: Fact) -> None:
         case DeclinedOnTime(pos, seat, waited):
             userid = pos.userid(seat)
             announce_decline(ctx, pos, pos.board.seats[seat].user,
-                             f"{userid} made no move on {pos.title} board {pos.board.number} "
+                             f"{userid} made no move on {pos.title} board {pos.board.label} "
                              f"in {waited // DAY} days, so the board is declined and has been "
                              "removed. It is not rated.\n")
         case _:
@@ -83,7 +83,7 @@ def _nag(ctx: Context, fact: Nagged) -> None:
     days = fact.waited // DAY
     left = fact.deadline - ctx.now
     # Short lines: a board mail keeps within 76 columns, so no mail client rewraps it.
-    lines = [f"It is {userid}'s move on {pos.title} board {pos.board.number}.",
+    lines = [f"It is {userid}'s move on {pos.title} board {pos.board.label}.",
              f"{userid} has not moved for {days} day{'s' if days != 1 else ''}."]
     if fact.last_call:
         lines += ["The server could not look at the clocks for a while (it was down),",
@@ -110,7 +110,7 @@ def _nag(ctx: Context, fact: Nagged) -> None:
     if command is not None:
         page = page.before(command)
     body, html = Pictures(pos.game, pos.state).mail(page, fact.seat, seat.user.html)
-    subject = f"Nag: {pos.title} Board {pos.board.number} {userid}"
+    subject = f"Nag: {pos.title} Board {pos.board.label} {userid}"
     ctx.replies.append(Reply(addresses_of(seat.user), subject, body, "board",
                              board_thread(pos.board), html=html))
 

@@ -17,13 +17,13 @@ def move_command(pos: Position, seat: int, move: str) -> str:
     board = pos.board
     sure = len(pos.to_move()) == 1 and "#" not in move
     guard = f"#{board.move_count + 1}" if sure else ""
-    return f"{board.game} move {board.number} {pos.userid(seat)} {PASSWORD} {move}{guard}"
+    return f"{board.game} move {board.label} {pos.userid(seat)} {PASSWORD} {move}{guard}"
 
 
 def queue_command(pos: Position, seat: int, move: str) -> str:
     """`trou queue 101 bob PASSWORD 2A2`: played for the seat when its turn comes."""
     board = pos.board
-    return f"{board.game} queue {board.number} {pos.userid(seat)} {PASSWORD} {move}"
+    return f"{board.game} queue {board.label} {pos.userid(seat)} {PASSWORD} {move}"
 
 
 def example_move(pos: Position, seat: int) -> str:
@@ -49,5 +49,5 @@ def to_move_lines(pos: Position, seat: int, *, new: bool = False) -> str | None:
     if not new:
         return None
     userid = pos.userid(seat)
-    return (f"When your turn comes: {board.game} move {board.number} {userid} {PASSWORD} "
-            f"{MOVE}\nTo decline: {board.game} resign {board.number} {userid} {PASSWORD}")
+    return (f"When your turn comes: {board.game} move {board.label} {userid} {PASSWORD} "
+            f"{MOVE}\nTo decline: {board.game} resign {board.label} {userid} {PASSWORD}")

@@ -194,6 +194,23 @@ def start_trou(run: Runner, first: str = "alice", second: str = "bob",
     return number
 
 
+def start_tournament_board(run: Runner, first: str = "alice", second: str = "bob",
+                           prefix: str = "a") -> tuple[int, list[Reply]]:
+    """A tournament's board (named a101, a102, ...) started as the tournament service starts
+    one, with its opening mails: (the board's id, those mails)."""
+    from pbm.boards import play
+    from pbm.views.boardmail import send_board
+
+    with run.session() as session:
+        ctx = Context(session, "", admin=True, limits=run.limits, time=run.time,
+                      bots=run.bots)
+        users = [session.scalars(select(User).where(User.userid == userid)).one()
+                 for userid in (first, second)]
+        pos = play.start_board(ctx, registry.get("trou"), users, {}, "", prefix=prefix)
+        send_board(ctx, pos, new=True)
+        return pos.board.id, list(ctx.replies)
+
+
 # ----- a second game, registered only for the tests that ask for it -----------------------
 @dataclass(frozen=True)
 class TallyState:

@@ -232,7 +232,7 @@ def test_upgrade_to_0003_starts_the_clocks_of_games_in_progress(url: str):
     factory = session_factory(engine)
     assert tick(factory, Config(), last_move + timedelta(days=6, hours=23))[0].replies == []
     nag = tick(factory, Config(), last_move + timedelta(days=7))[0]
-    assert nag.nagged == [("Trou", 101, "bob")]
+    assert nag.nagged == [("Trou", "101", "bob")]  # the board by its name
 
 
 def test_upgrade_to_0004_keeps_every_board_number(url: str):
