@@ -65,7 +65,7 @@ def active_boards(run: Runner) -> list[tuple[str, str, str]]:
         boards = session.scalars(select(Board).where(Board.prefix != "",
                                                      Board.status == BoardStatus.ACTIVE)
                                  .order_by(Board.number))
-        return [(str(b.number), b.seats[0].user.userid, b.seats[1].user.userid) for b in boards]
+        return [(b.label, b.seats[0].user.userid, b.seats[1].user.userid) for b in boards]
 
 
 def play_board(run: Runner, label: str, white: str, black: str,
@@ -136,7 +136,7 @@ def test_a_round_robin_of_six_plays_to_its_end_and_its_table_is_the_hand_worked_
     create_and_join(field, "spring", players)
     started = send(field, "p01", "trou tournament start spring p01 PW")
     assert any(r.subject == "Tournament spring started" for r in started)
-    first = [r for r in started if r.subject.startswith("New Trou Board ")]
+    first = [r for r in started if r.subject.startswith("New Trou Board a10")]
     assert len(first) == 6  # three boards, a mail to each player
     assert all("Round 1 of the Trou tournament spring." in r.body for r in first)
 
