@@ -4,6 +4,7 @@ command, with the standings checked against tables worked by hand."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -306,3 +307,38 @@ def test_the_tables_are_drawn_for_a_reader_who_takes_html(field):
         assert userid in shown.body and f">{userid}</td>" in shown.html
     send(field, "p02", "set p02 PW html off")
     assert one(send(field, "p02", "trou tournament show drawn")).html is None
+
+
+def test_the_last_two_games_of_a_round_decided_at_once_start_the_next_round_once(field):
+    """Two resignations at the same moment end the round's two boards, each in its own
+    transaction (on PostgreSQL, as two nodes would): the tournament's row lock makes the
+    second wait and see the first, so round 2 is started exactly once."""
+    create_and_join(field, "race", FIELD[:4])
+    send(field, "p01", "trou tournament start race p01 PW")
+    boards = active_boards(field)
+    assert len(boards) == 2
+    losers = []
+    for label, white, black in boards:  # both moved; the loser (white) is to move
+        send(field, white, f"trou move {label} {white} PW {TROU_GAME[0]}")
+        send(field, black, f"trou move {label} {black} PW {TROU_GAME[1]}")
+        losers.append((label, white))
+    barrier = threading.Barrier(2)
+    failures: list[BaseException] = []
+
+    def resign(label: str, userid: str) -> None:
+        try:
+            barrier.wait(timeout=10)
+            send(field, userid, f"trou resign {label} {userid} PW")
+        except BaseException as error:  # noqa: BLE001 - reported below
+            failures.append(error)
+
+    threads = [threading.Thread(target=resign, args=pair) for pair in losers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not failures, failures
+    played = games(field, "race")
+    assert [r for r, *_ in played].count(2) == 2  # round 2: two games, once
+    assert all(outcome is not None for r, _, _, outcome in played if r == 1)
+    assert len(active_boards(field)) == 2
