@@ -5,11 +5,12 @@ command, with the standings checked against tables worked by hand."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import event, select
 
 from pbm.context import Reply
 from pbm.db.models import Address, Board, BoardStatus, Tournament, TournamentGame, User
@@ -310,20 +311,27 @@ def test_the_tables_are_drawn_for_a_reader_who_takes_html(field):
 
 
 def test_the_last_two_games_of_a_round_decided_at_once_start_the_next_round_once(field):
-    """Two resignations at the same moment end the round's two boards, each in its own
-    transaction (on PostgreSQL, as two nodes would): the tournament's row lock makes the
-    second wait and see the first, so round 2 is started exactly once."""
+    """Two players leave their boards at the same moment before moving (the boards are
+    declined, unrated: no rating lock is taken), each in its own transaction (on
+    PostgreSQL, as two nodes would): the tournament's row lock makes the second wait and
+    see the first, so round 2 is started exactly once."""
     create_and_join(field, "race", FIELD[:4])
     send(field, "p01", "trou tournament start race p01 PW")
     boards = active_boards(field)
     assert len(boards) == 2
-    losers = []
-    for label, white, black in boards:  # both moved; the loser (white) is to move
-        send(field, white, f"trou move {label} {white} PW {TROU_GAME[0]}")
-        send(field, black, f"trou move {label} {black} PW {TROU_GAME[1]}")
-        losers.append((label, white))
+    losers = [(label, white) for label, white, _ in boards]  # to move, never moved
     barrier = threading.Barrier(2)
     failures: list[BaseException] = []
+
+    # Each transaction, having read the round's games, waits a moment before it commits:
+    # without the lock both would read before either committed, and neither would start
+    # round 2 (each sees the other's game undecided).
+    def linger(conn, cursor, statement, *args) -> None:  # noqa: ANN001
+        if "FROM tournament_games" in statement and \
+                "ORDER BY tournament_games.round" in statement:
+            time.sleep(0.5)
+
+    event.listen(field.engine, "after_cursor_execute", linger)
 
     def resign(label: str, userid: str) -> None:
         try:
@@ -337,6 +345,7 @@ def test_the_last_two_games_of_a_round_decided_at_once_start_the_next_round_once
         thread.start()
     for thread in threads:
         thread.join(timeout=60)
+    event.remove(field.engine, "after_cursor_execute", linger)
     assert not failures, failures
     played = games(field, "race")
     assert [r for r, *_ in played].count(2) == 2  # round 2: two games, once
