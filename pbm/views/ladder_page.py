@@ -62,8 +62,9 @@ def _challenges(session: Session, game: str, user_ids: list[int]) -> dict[int, s
                or_(LadderGame.challenger_id.in_(user_ids),
                    LadderGame.challenged_id.in_(user_ids))))
     pairs = [(up, down, f"{prefix}{number}") for up, down, prefix, number in found]
-    names = dict(session.execute(select(User.id, User.userid).where(
-        User.id.in_({i for up, down, _ in pairs for i in (up, down)})))) if pairs else {}
+    names: dict[int, str] = {user_id: userid for user_id, userid in session.execute(
+        select(User.id, User.userid).where(
+            User.id.in_({i for up, down, _ in pairs for i in (up, down)})))} if pairs else {}
     said: dict[int, str] = {}
     for up, down, label in pairs:
         # At most 5 + 16 + 4 + a board's number: within 76 columns after the others.
