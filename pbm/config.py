@@ -102,6 +102,8 @@ class LimitSettings:
     # players one may have (its mails name them all).
     players_create_tournaments: bool = True
     tournament_players: int = 64
+    # Ladders: how many places above their own a player may challenge.
+    ladder_reach: int = 3
     # Password guessing: free wrong guesses per account, then checks pause for a while that
     # doubles with every further wrong guess.
     wrong_passwords_before_pause: int = 5
@@ -349,6 +351,10 @@ def _check(config: Config, origin: Callable[[str], str]) -> None:
         key = "delivery.timeout_seconds" if config.delivery.timeout_seconds < 1 \
             else "limits.parse_seconds"
         raise ConfigError(f"{origin(key)}: {key} must be at least 1 second")
+    if config.limits.ladder_reach < 1:
+        key = "limits.ladder_reach"
+        raise ConfigError(f"{origin(key)}: {key} must be at least 1, not "
+                          f"{config.limits.ladder_reach}")
     if config.delivery.bounces_before_stop < 1:
         key = "delivery.bounces_before_stop"
         raise ConfigError(f"{origin(key)}: {key} must be at least 1, not "

@@ -412,6 +412,14 @@ def test_negative_limits_are_refused(tmp_path: Path):
         load(file, env={})
 
 
+def test_a_ladder_reach_of_zero_is_refused(tmp_path: Path):
+    file = write(tmp_path / "pbm.toml", "[limits]\nladder_reach = 0\n")
+    with pytest.raises(ConfigError, match=r"limits.ladder_reach must be at least 1, not 0"):
+        load(file, env={})
+    assert load(write(tmp_path / "pbm.toml", "[limits]\nladder_reach = 5\n"),
+                env={}).limits.ladder_reach == 5
+
+
 def test_a_zero_timeout_is_refused(tmp_path: Path):
     file = write(tmp_path / "pbm.toml", "[delivery]\ntimeout_seconds = 0\n")
     with pytest.raises(ConfigError, match=r"delivery.timeout_seconds must be at least 1"):

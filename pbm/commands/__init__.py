@@ -8,6 +8,7 @@ from pbm.commands import (  # noqa: F401,E402
     accounts,
     confirm,
     game_commands,
+    ladder,
     policy,
     preview,
     queue,

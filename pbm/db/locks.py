@@ -24,6 +24,7 @@ class Guarded(Enum):
     NUMBERS = "pbm:board-numbers"  # the next board id and number, the next rating_seq
     HOUSEKEEPING = "pbm:housekeeping"  # nags and forfeits: one node at a time
     MIGRATION = "pbm:migration"  # nodes starting together migrate once
+    LADDERS = "pbm:ladders"  # ranks: joins, leaves, challenges and the ends that move them
 
     @property
     def key(self) -> int:

@@ -385,6 +385,48 @@ class TournamentGame(Base):
                       Index("ix_tournament_games_board_id", "board_id"))
 
 
+class LadderRung(Base):
+    """A player's place on a game's ladder: rank 1 is the top, a newcomer joins at the
+    bottom. `wins` and `losses` count ladder games only (the rating counts them all)."""
+
+    __tablename__ = "ladder_rungs"
+
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    # Not unique: a win moves several ranks by one in one statement, and a unique index
+    # would be checked row by row on the way (SQLite, PostgreSQL without deferral).
+    rank: Mapped[int] = mapped_column(Integer)
+    joined_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    wins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    losses: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+    user: Mapped[User] = relationship(lazy="joined")
+
+    __table_args__ = (Index("ix_ladder_rungs_game_rank", "game", "rank"),)
+
+
+class LadderGame(Base):
+    """A ladder challenge and its board. `outcome` is None while it is open, then "won"
+    (the challenger won and moved up), "lost" (the challenged player held their place:
+    a loss, a draw or a decline by the challenger) or "forfeit" (the challenged player
+    never moved: the challenger moved up)."""
+
+    __tablename__ = "ladder_games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    board_id: Mapped[int | None] = mapped_column(
+        ForeignKey("boards.id", ondelete="SET NULL"), nullable=True)
+    challenger_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    challenged_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    outcome: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+    __table_args__ = (Index("ix_ladder_games_board_id", "board_id"),
+                      Index("ix_ladder_games_game_outcome", "game", "outcome"))
+
+
 class InboundMessage(Base):
     """A received mail, stored raw before it is answered: never lost, never applied twice."""
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from pbm.accounts.addresses import addresses_of
-from pbm.boards import rounds
+from pbm.boards import ladder, rounds
 from pbm.boards.facts import (
     Declined,
     DeclinedOnTime,
@@ -29,8 +29,9 @@ DAY = timedelta(days=1)
 def tell(ctx: Context) -> None:
     """Write the mail of every fact not yet told, and forget them. First the facts are
     settled: a tournament board's end may decide its round and start the next one, whose
-    facts are told with the rest."""
+    facts are told with the rest; a ladder board's end may move its players' ranks."""
     rounds.settle(ctx)
+    ladder.settle(ctx)
     facts, ctx.facts = ctx.facts, []
     for fact in facts:
         _tell(ctx, fact)
