@@ -10,8 +10,8 @@ from pbm.commands.grammar import Command, Invocation, game_command
 from pbm.context import CommandError, Context, shorten
 from pbm.games import registry
 from pbm.games.base import AnyGame
-from pbm.views.boardmail import send_board
-from pbm.views.ladder_page import ladder_text
+from pbm.views.boardmail import send_board, wants_html
+from pbm.views.ladder_page import ladder_html, ladder_page, ladder_text
 from pbm.width import fit
 
 ACTIONS = ("join", "leave", "challenge")
@@ -24,11 +24,13 @@ def _game(inv: Invocation) -> AnyGame:
 
 
 def show(ctx: Context, game: AnyGame) -> None:
-    """The ladder, with the place of the sender's (first) account among the top ranks."""
+    """The ladder, with the place of the sender's (first) account among the top ranks;
+    drawn as a table too for a reader who takes HTML."""
     mine = users_at(ctx, ctx.sender) if ctx.sender else []
-    ctx.answer(f"{game.info.title} ladder", ladder_text(
-        ctx.session, game.info.name, game.info.title, ctx.limits.ladder_reach,
-        mine[0] if mine else None))
+    page = ladder_page(ctx.session, game.info.name, game.info.title, ctx.limits.ladder_reach,
+                       mine[0] if mine else None)
+    html = ladder_html(page) if wants_html(ctx, ctx.sender) else None
+    ctx.answer(f"{game.info.title} ladder", ladder_text(page), html)
 
 
 def challenge(ctx: Context, game: AnyGame, challenger_userid: str, password: str,

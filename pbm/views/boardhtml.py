@@ -9,7 +9,7 @@ sheet, games/kit.py), no script, nothing fetched.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from html import escape
 
 from pbm.games.kit import FONT, TEXT, Sheet, css, look_of
@@ -67,16 +67,17 @@ def preformatted(text: str) -> str:
 
 
 def table_document(head: str, tables: Iterable[tuple[list[str], list[list[str]]]],
-                   rest: str) -> str:
+                   rest: str, figures: Collection[int] | None = None) -> str:
     """A mail of tables: `head` as paragraphs, each table (its headings, its rows of cells,
-    the text part's own figures; cells after the second are figures, right-aligned) drawn
-    with ruled cells, then `rest` as text."""
+    the text part's own figures) drawn with ruled cells, then `rest` as text. The columns
+    `figures` (by default every one after the second) are right-aligned."""
     parts = [paragraphs(head)]
     for headings, rows in tables:
+        right = set(figures) if figures is not None else set(range(2, len(headings)))
         lines = [f"<table{look_of(_TABLE)}>",
-                 "<tr>" + "".join(f"<th{look_of(_cell_look(i, heading=True))}>{_text(h)}</th>"
-                                  for i, h in enumerate(headings)) + "</tr>"]
-        lines += ["<tr>" + "".join(f"<td{look_of(_cell_look(i))}>{_text(cell)}</td>"
+                 "<tr>" + "".join(f"<th{look_of(_cell_look(i in right, heading=True))}>"
+                                  f"{_text(h)}</th>" for i, h in enumerate(headings)) + "</tr>"]
+        lines += ["<tr>" + "".join(f"<td{look_of(_cell_look(i in right))}>{_text(cell)}</td>"
                                    for i, cell in enumerate(row)) + "</tr>" for row in rows]
         lines.append("</table>")
         parts.append("\n".join(lines) + "\n")
@@ -85,8 +86,8 @@ def table_document(head: str, tables: Iterable[tuple[list[str], list[list[str]]]
     return _page(head, "".join(parts), [])
 
 
-def _cell_look(index: int, heading: bool = False) -> str:
-    looks = [_CELL] + ([_FIGURE] if index >= 2 else []) + ([_HEADING] if heading else [])
+def _cell_look(figure: bool, heading: bool = False) -> str:
+    looks = [_CELL] + ([_FIGURE] if figure else []) + ([_HEADING] if heading else [])
     return " ".join(looks)
 
 

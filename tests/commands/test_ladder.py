@@ -20,6 +20,7 @@ from pbm.width import WIDTH
 from tests.commands import test_tournaments as tournaments
 from tests.commands.conftest import ALICE, BOB, PW, TROU_GAME, Runner, error, flat, one
 from tests.commands.test_tournaments import FIELD, PASSWORD, address, play_board, send
+from tests.games.pictures import assert_document_safe
 
 # The twelve signed-up players of the tournament tests (p01 .. p12, password PASSWORD).
 field_rows = tournaments.field_rows
@@ -207,9 +208,46 @@ def test_the_ladder_mail_shows_the_top_and_the_askers_place_within_76_columns(fi
         in flat(reply.body)
 
 
+def test_the_ladder_is_drawn_for_a_reader_who_takes_html(field: Runner):
+    join_all(field, FIELD[:5])
+    challenge(field, "p05", "p02")
+    reply = one(send(field, "p01", "trou ladder"))
+    assert reply.html is not None
+    assert_document_safe(reply.html)
+    assert "<table" in reply.html and "<th class=\"mc mn mh\">Rank</th>" in reply.html
+    # The same figures as the text part: every player's row is in both.
+    for userid in FIELD[:5]:
+        assert userid in reply.body and f">{userid}</td>" in reply.html
+    assert ">from p05 on 101</td>" in reply.html and ">to p02 on 101</td>" in reply.html
+    send(field, "p01", "set p01 PW html off")
+    assert one(send(field, "p01", "trou ladder")).html is None
+
+
+def test_a_gap_in_the_ladder_is_a_row_of_the_drawn_table(field: Runner):
+    join_all(field, ["p01"])
+    with field.session() as session:
+        for n in range(TOP + 40):
+            user = User(userid=f"climber{n:04}", password_hash="-")
+            session.add(user)
+            session.flush()
+            session.add(LadderRung(game="trou", user_id=user.id, rank=2 + n, joined_at=T0))
+        asker = session.scalar(select(User).where(User.userid == f"climber{TOP + 20:04}"))
+        asker.addresses = [Address(position=0, address="asker@example.org")]
+    reply = one(field("asker@example.org", "trou ladder"))
+    assert reply.html is not None
+    assert_document_safe(reply.html)
+    shown = [word for line in reply.body.splitlines() for word in line.split()[1:2]
+             if word.startswith(("climber", "p0"))]
+    assert len(shown) == TOP + 21
+    for userid in shown:
+        assert f">{userid}</td>" in reply.html
+    assert reply.html.count(">...</td>") == 2  # the gap, and the ranks below
+
+
 def test_an_empty_ladder_says_how_to_join(players: Runner):
     reply = one(players(ALICE, "trou ladder"))
     assert "Nobody yet. Join: trou ladder join userid password" in reply.body
+    assert reply.html is None  # no table to draw
 
 
 # ----- refusals -------------------------------------------------------------------------------
