@@ -18,7 +18,13 @@ from pbm.games import registry
 from pbm.games.base import AnyGame
 from pbm.tournaments import swiss
 from pbm.views.boardmail import wants_html
-from pbm.views.tournament_page import FORMAT_NAMES, heading, tournament_html, tournament_text
+from pbm.views.tournament_page import (
+    FORMAT_NAMES,
+    list_html,
+    list_text,
+    tournament_html,
+    tournament_text,
+)
 from pbm.width import fit
 
 NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}\Z")
@@ -202,14 +208,15 @@ def _answer_table(ctx: Context, subject: str, t: Tournament) -> None:
     ctx.answer(subject, text, html)
 
 
-def listing(ctx: Context, game: AnyGame) -> str:
-    found = list(ctx.session.scalars(select(Tournament).where(
+def _listed(ctx: Context, game: AnyGame) -> list[Tournament]:
+    """The game's newest 50 tournaments, newest first."""
+    return list(ctx.session.scalars(select(Tournament).where(
         Tournament.game == game.info.name).order_by(Tournament.created_at.desc(),
                                                     Tournament.id.desc()).limit(50)))
-    if not found:
-        return (f"No {game.info.title} tournaments yet. Create one: {game.info.name} "
-                "tournament create NAME userid password [-format=swiss]\n")
-    return "\n".join(fit(heading(t)) for t in found) + "\n"
+
+
+def listing(ctx: Context, game: AnyGame) -> str:
+    return list_text(game.info.title, game.info.name, _listed(ctx, game))
 
 
 def do_tournament(ctx: Context, inv: Invocation) -> None:
@@ -246,7 +253,11 @@ def do_tournament(ctx: Context, inv: Invocation) -> None:
 
 def do_tournaments(ctx: Context, inv: Invocation) -> None:
     game = _game(inv)
-    ctx.answer(f"{game.info.title} tournaments", listing(ctx, game))
+    title, name = game.info.title, game.info.name
+    found = _listed(ctx, game)
+    text = list_text(title, name, found)
+    html = list_html(title, name, found, text) if wants_html(ctx, ctx.sender) else None
+    ctx.answer(f"{title} tournaments", text, html)
 
 
 TOURNAMENT = game_command(Command(

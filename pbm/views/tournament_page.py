@@ -124,6 +124,52 @@ def _pairing_line(game: TournamentGame, userids: dict[int, str], labels: dict[in
     return f"  {board:<6} {white:<16} - {black:<16} {result}{replay}".rstrip()
 
 
+LIST_HEADINGS = ["Name", "Format", "Boards", "Status", "Players"]
+LIST_FIGURES = (4,)  # the players' count, right-aligned in the drawn table
+
+
+def status_cell(t: Tournament) -> str:
+    """Where a tournament stands, in a few letters: open, round 2/5 (a knockout: round 2),
+    finished, cancelled."""
+    if t.status != TournamentStatus.RUNNING:
+        return t.status.value
+    if t.format == rounds.KNOCKOUT:
+        return f"round {t.round}"
+    return f"round {t.round}/{rounds.last_round(t)}"
+
+
+def list_cells(found: list[Tournament]) -> list[list[str]]:
+    """`GAME tournaments` as rows of cells: name, format, boards, status, players."""
+    return [[t.name, FORMAT_NAMES[t.format], f"{t.prefix}101", status_cell(t),
+             str(len(t.entries))] for t in found]
+
+
+def list_text(title: str, game: str, found: list[Tournament]) -> str:
+    """The game's tournaments as a text table: a name has at most 32 letters, so a row
+    fits 76 columns (32 + 11 + 6 + 11 + 7 and the gaps)."""
+    if not found:
+        return (f"No {title} tournaments yet. Create one: {game} "
+                "tournament create NAME userid password [-format=swiss]\n")
+    rows = [LIST_HEADINGS, *list_cells(found)]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(LIST_HEADINGS))]
+    lines = [f"{title} tournaments, newest first:", ""]
+    lines += ["  ".join([*(cell.ljust(width) for cell, width in zip(row[:-1], widths)),
+                         row[-1].rjust(widths[-1])]) for row in rows]
+    return "\n".join([*lines, "", _list_note(game)]) + "\n"
+
+
+def list_html(title: str, game: str, found: list[Tournament], text: str) -> str | None:
+    """The list's HTML part: the same rows as a drawn table (None when there is none)."""
+    if not found:
+        return None
+    return table_document(text.split("\n", 1)[0], [(LIST_HEADINGS, list_cells(found))],
+                          _list_note(game), figures=LIST_FIGURES)
+
+
+def _list_note(game: str) -> str:
+    return f"Standings and pairings: {game} tournament show NAME"
+
+
 def tournament_html(session: Session, t: Tournament, text: str) -> str | None:
     """The HTML part of a tournament's mail: its `text` with the pool table drawn (None
     before it starts: there is no table yet)."""

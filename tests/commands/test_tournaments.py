@@ -4,6 +4,7 @@ command, with the standings checked against tables worked by hand."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from sqlalchemy import event, select
 from pbm.context import Reply
 from pbm.db.models import Address, Board, BoardStatus, Tournament, TournamentGame, User
 from pbm.db.statuses import TournamentStatus
+from pbm.width import WIDTH
 from tests.commands.conftest import TROU_GAME, Runner, error, one
 from tests.games.pictures import assert_document_safe
 
@@ -308,6 +310,38 @@ def test_the_tables_are_drawn_for_a_reader_who_takes_html(field):
         assert userid in shown.body and f">{userid}</td>" in shown.html
     send(field, "p02", "set p02 PW html off")
     assert one(send(field, "p02", "trou tournament show drawn")).html is None
+
+
+def test_the_list_of_tournaments_is_a_table_within_76_columns_and_drawn_in_html(field):
+    longest = "a" * 32  # the longest name a tournament may have
+    create_and_join(field, longest, FIELD[:3], "-format=knockout")
+    create_and_join(field, "swiss-open", FIELD[3:8], "-format=swiss")
+    create_and_join(field, "spring", FIELD[8:11])
+    send(field, "p04", "trou tournament start swiss-open p04 PW")
+    send(field, "p01", f"trou tournament start {longest} p01 PW")
+    listed = one(send(field, "p12", "trou tournaments"))
+    lines = listed.body.splitlines()
+    assert all(len(line) <= WIDTH for line in lines), max(lines, key=len)
+    rows = {line.split()[0]: line.split()[1:] for line in lines[3:6]}
+    assert rows == {"spring": ["round", "robin", "c101", "open", "3"],
+                    "swiss-open": ["Swiss", "b101", "round", "1/3", "5"],
+                    longest: ["knockout", "a101", "round", "1", "3"]}, listed.body
+    assert listed.html is not None
+    assert_document_safe(listed.html)
+    # The same cells as the text part, and no more.
+    drawn = [re.findall(r"<td[^>]*>([^<]*)</td>", row)
+             for row in re.findall(r"<tr>(.*?)</tr>", listed.html)]
+    assert drawn[1:] == [["spring", "round robin", "c101", "open", "3"],
+                         ["swiss-open", "Swiss", "b101", "round 1/3", "5"],
+                         [longest, "knockout", "a101", "round 1", "3"]]
+    send(field, "p12", "set p12 PW html off")
+    assert one(send(field, "p12", "trou tournaments")).html is None
+
+
+def test_no_tournaments_says_how_to_create_one_and_draws_nothing(field):
+    listed = one(send(field, "p01", "trou tournaments"))
+    assert listed.body.startswith("No Trou tournaments yet.")
+    assert listed.html is None
 
 
 def test_the_last_two_games_of_a_round_decided_at_once_start_the_next_round_once(field):
