@@ -375,6 +375,24 @@ def test_show_names_a_tournament_board(board: Pbm):
     assert listed.index(" 101  alice") < listed.index("a101  bob")
 
 
+def test_ladder_prints_the_ladder_as_its_mail_does(board: Pbm):
+    from pbm.db.models import LadderRung
+
+    assert board.ok("ladder", "trou").startswith("The Trou ladder: 0 players.")
+    with board.session() as session, session.begin():
+        for rank, userid in enumerate(("bob", "alice"), start=1):
+            user = session.scalars(select(User).where(User.userid == userid)).one()
+            session.add(LadderRung(game="trou", user_id=user.id, rank=rank,
+                                   joined_at=utcnow()))
+    out = board.ok("ladder", "Trou")
+    assert out.startswith("The Trou ladder: 2 players. A player may challenge someone up to 3 ")
+    ranked = [line.split()[:2] for line in out.splitlines() if line[:4].strip().isdigit()]
+    assert ranked == [["1", "bob"], ["2", "alice"]]
+    assert board.ok("ladder", "loophole").startswith("The Loophole ladder: 0 players.")
+    missing = board("ladder", "nosuchgame")
+    assert missing.exit_code != 0 and "nosuchgame" in missing.stderr
+
+
 def test_show_as_a_player(board: Pbm):
     out = board.ok("show", "101", "--as", "alice")
     assert out.startswith("Summary of Trou Board 101\n")

@@ -97,6 +97,8 @@ READ_ONLY: dict[tuple[str, ...], tuple[Run, ...]] = {
     ("bench", "swiss"): (Run(("--players", "12", "--rounds", "3", "--json"),
                              r'^\{"players": 12, "rounds": 3, '),),
     ("tournament", "list"): (Run(("trou",), r"^No Trou tournaments yet\."),),
+    ("ladder",): (Run(("trou",), r"^The Trou ladder: 0 players\.",
+                      r"^Nobody yet\. Join: trou ladder join userid password$"),),
 }
 
 # Commands that change the house (or start servers, or take minutes): only `--help` runs.

@@ -9,6 +9,7 @@ from pbm.cli import (  # noqa: F401
     bench,
     bots,
     housekeeping,
+    ladders,
     mailpath,
     settings,
     standing,
