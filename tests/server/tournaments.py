@@ -10,6 +10,9 @@ from tests.server.harness import PbmServer, Received
 
 TROU_MOVES = ("1B2", "4C2", "2B1")  # white, black, white: legal from the start
 
+# The replies of a mail come out of one transaction together: a short wait for any more.
+GRACE = 0.05
+
 # Who wins a board: a userid, or None for a draw.
 Rule = Callable[[str, str], str | None]
 
@@ -26,7 +29,7 @@ def send(server: PbmServer, userid: str, line: str, replies: int) -> list[Receiv
     """`userid` mails `line` (PW stands for their password); exactly `replies` come back,
     none an error and none showing the password."""
     server.send(address(userid), line.replace("PW", password(userid)))
-    got = server.collect(replies)
+    got = server.collect(replies, grace=GRACE)
     for reply in got:
         assert password(userid) not in reply.body
         assert not reply.subject.endswith("Error"), reply.body
