@@ -146,8 +146,44 @@ def test_a_swiss_of_twelve_in_four_rounds_by_mail(server: PbmServer):
         return min(pair)
 
     played, last = play_out(server, rule, [6] * 4, FIELD)
+    for boards in played:  # everyone plays once a round (twelve: no bye)
+        assert sorted(u for _, w, b in boards for u in (w, b)) == list(FIELD)
+    pairs = [frozenset((w, b)) for boards in played for _, w, b in boards]
+    assert len(pairs) == len(set(pairs)) == 24  # nobody met twice
+    # The pairings as played (the Swiss pairs by score, then seed):
+    # R1 p01>p07 p02>p08 p03=p09 p04>p10 p05>p11 p12>p06
+    # R2 p01>p04 p02>p05 p12>p09 p03>p11 p06>p08 p07>p10
+    # R3 p01>p02 p12>p03 p04>p06 p05>p07 p09>p10 p08>p11
+    # R4 p12>p01 p02>p04 p03>p05 p08>p09 p06>p07 p10>p11
+    # By hand, 2 a win and 1 a tie: p12 8; p01 6; p02 6; p03 5; p04 p05 p06 p08 4; p09 3;
+    # p07 p10 2; p11 0 (48 in all: 24 games). Buchholz (the opponents' points):
+    # p12 p06 4 + p09 3 + p03 5 + p01 6 = 18; p01 p07 2 + p04 4 + p02 6 + p12 8 = 20;
+    # p02 p08 4 + p05 4 + p01 6 + p04 4 = 18; p03 p09 3 + p11 0 + p12 8 + p05 4 = 15;
+    # p04 p10 2 + p01 6 + p06 4 + p02 6 = 18; p06 p12 8 + p08 4 + p04 4 + p07 2 = 18;
+    # p05 p11 0 + p02 6 + p07 2 + p03 5 = 13; p08 p02 6 + p06 4 + p11 0 + p09 3 = 13;
+    # p09 p03 5 + p12 8 + p10 2 + p08 4 = 19; p07 p01 6 + p10 2 + p05 4 + p06 4 = 16;
+    # p10 p04 4 + p07 2 + p09 3 + p11 0 = 9; p11 p05 4 + p03 5 + p08 4 + p10 2 = 15.
+    # Ranked by points, then Buchholz, then userid.
     body = final_table(last, "autumn", FIELD)
-    print(body)
+    assert rows(body, "Pool") == [
+        ["Pool", "Name", "W", "L", "T", "Buch"],
+        ["A1", "p12", "4", "0", "0", "18"],
+        ["A1", "p01", "3", "1", "0", "20"],
+        ["A1", "p02", "3", "1", "0", "18"],
+        ["A1", "p03", "2", "1", "1", "15"],
+        ["A1", "p04", "2", "2", "0", "18"],
+        ["A1", "p06", "2", "2", "0", "18"],
+        ["A1", "p05", "2", "2", "0", "13"],
+        ["A1", "p08", "2", "2", "0", "13"],
+        ["A1", "p09", "1", "2", "1", "19"],
+        ["A1", "p07", "1", "3", "0", "16"],
+        ["A1", "p10", "1", "3", "0", "9"],
+        ["A1", "p11", "0", "4", "0", "15"],
+    ]
+    check_games(body, rule, 24)
+    assert [(w, b) for _, w, b, _ in games(body)][:6] == [
+        ("p01", "p07"), ("p08", "p02"), ("p03", "p09"), ("p10", "p04"), ("p05", "p11"),
+        ("p12", "p06")]
 
 
 def test_a_knockout_of_eight_with_a_drawn_game_replayed_by_mail(server: PbmServer):
@@ -163,6 +199,33 @@ def test_a_knockout_of_eight_with_a_drawn_game_replayed_by_mail(server: PbmServe
         return "p07" if pair == {"p02", "p07"} else min(pair)
 
     played, last = play_out(server, rule, [4, 1, 2, 1], players)
-    print(played)
+    # Seeds by rating (all 1600), then userid: 1 v 8, 4 v 5, 2 v 7, 3 v 6; p01 v p08 drawn
+    # and replayed with the seats swapped once the round's other games are decided.
+    assert [[(w, b) for _, w, b in boards] for boards in played] == [
+        [("p01", "p08"), ("p04", "p05"), ("p02", "p07"), ("p03", "p06")],
+        [("p08", "p01")],
+        [("p01", "p04"), ("p03", "p07")],
+        [("p01", "p03")],
+    ]
     body = final_table(last, "cup", players)
-    print(body)
+    assert "Winner: p01" in body
+    # By hand, 2 a win and 1 a tie: p01 3W 1T = 7; p03 2W 1L = 4; p04 2; p07 2; p08 1T = 1;
+    # p02 p05 p06 0. Buchholz (the opponents' points, each game): p01 p08 1 + 1 + p04 2 +
+    # p03 4 = 8; p03 p06 0 + p07 2 + p01 7 = 9; p04 p05 0 + p01 7 = 7; p07 p02 0 + p03 4
+    # = 4; p08 p01 7 + 7 = 14; p06 p03 4; p02 p07 2; p05 p04 2.
+    assert rows(body, "Pool") == [
+        ["Pool", "Name", "W", "L", "T", "Buch"],
+        ["A1", "p01", "3", "0", "1", "8"],
+        ["A1", "p03", "2", "1", "0", "9"],
+        ["A1", "p04", "1", "1", "0", "7"],
+        ["A1", "p07", "1", "1", "0", "4"],
+        ["A1", "p08", "0", "1", "1", "14"],
+        ["A1", "p06", "0", "1", "0", "4"],
+        ["A1", "p02", "0", "1", "0", "2"],
+        ["A1", "p05", "0", "1", "0", "2"],
+    ]
+    assert games(body) == [
+        ("a101", "p01", "p08", "draw"), ("a102", "p04", "p05", "p04 won"),
+        ("a103", "p02", "p07", "p07 won"), ("a104", "p03", "p06", "p03 won"),
+        ("a105", "p08", "p01", "p01 won (replay)"), ("a106", "p01", "p04", "p01 won"),
+        ("a107", "p03", "p07", "p03 won"), ("a108", "p01", "p03", "p01 won")]
