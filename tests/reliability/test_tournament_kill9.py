@@ -49,7 +49,7 @@ def tournament_boards(server: PbmServer) -> int:
         return db.execute("select count(*) from boards where prefix <> ''").fetchall()[0][0]
 
 
-@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("seed", [0])  # more seeds, more random moments (30 s each)
 def test_a_kill_9_as_a_round_ends_starts_the_next_round_exactly_once(server: PbmServer,
                                                                      seed: int):
     chance = random.Random(seed)
