@@ -164,8 +164,10 @@ class PbmServer:
             smtp.sendmail(sender, [SERVER_ADDRESS], raw)
 
     # ----- receiving ------------------------------------------------------------------
-    def collect(self, count: int, timeout: float = 20.0) -> list[Received]:
-        """Wait for `count` new replies (and fail if more arrive within a short grace)."""
+    def collect(self, count: int, timeout: float = 20.0, grace: float = 0.2) -> list[Received]:
+        """Wait for `count` new replies (and fail if more arrive within a short grace: the
+        replies of one mail are written in one transaction, so a long run of mails, each
+        checked by count, may take a shorter one)."""
         deadline = time.monotonic() + timeout
         found: list[Received] = []
         while time.monotonic() < deadline:
@@ -173,7 +175,7 @@ class PbmServer:
             if len(found) >= count:
                 break
             time.sleep(0.05)
-        time.sleep(0.2)
+        time.sleep(grace)
         found += self._new()
         assert len(found) == count, (
             f"expected {count} replies, got {len(found)}: "

@@ -6,41 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests import stores
-from tests.server.harness import PbmServer, Received, by_recipient
+from tests.server.harness import PbmServer, by_recipient
+from tests.server.tournaments import address, boards_in_play, password, send
 
 pytestmark = pytest.mark.server
 
 FIELD = ("ann", "ben", "cal", "dee")  # seeded by userid (all rated 1600): 1 v 4, 2 v 3
-
-
-def address(userid: str) -> str:
-    return f"{userid}@players.test"
-
-
-def password(userid: str) -> str:
-    return f"pw-{userid}-9x"
-
-
-def send(server: PbmServer, userid: str, line: str, replies: int) -> list[Received]:
-    server.send(address(userid), line.replace("PW", password(userid)))
-    got = server.collect(replies)
-    for reply in got:
-        assert password(userid) not in reply.body
-        assert not reply.subject.endswith("Error"), reply.body
-    return got
-
-
-def boards_in_play(server: PbmServer) -> list[tuple[str, str, str]]:
-    with stores.sql(server.database) as db:
-        rows = db.execute(
-            "select b.prefix || b.number, u0.userid, u1.userid from boards b "
-            "join seats s0 on s0.board_id = b.id and s0.position = 0 "
-            "join users u0 on u0.id = s0.user_id "
-            "join seats s1 on s1.board_id = b.id and s1.position = 1 "
-            "join users u1 on u1.id = s1.user_id "
-            "where b.prefix <> '' and b.status = 'active' order by b.number").fetchall()
-    return [tuple(row) for row in rows]
 
 
 def test_a_knockout_of_four_by_mail(server: PbmServer):
