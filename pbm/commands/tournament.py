@@ -13,11 +13,11 @@ from pbm.boards import rounds
 from pbm.commands.grammar import Command, Invocation, game_command
 from pbm.context import CommandError, Context, shorten
 from pbm.db.models import Tournament, TournamentEntry, User
-from pbm.db.statuses import TournamentStatus
+from pbm.db.statuses import BoardStatus, TournamentStatus
 from pbm.games import registry
 from pbm.games.base import AnyGame
 from pbm.tournaments import swiss
-from pbm.views.boardmail import wants_html
+from pbm.views.boardmail import announce_decline, send_board, wants_html
 from pbm.views.tournament_page import (
     FORMAT_NAMES,
     list_html,
@@ -159,7 +159,11 @@ def leave(ctx: Context, t: Tournament, user: User) -> None:
     if t.status != TournamentStatus.RUNNING:
         raise CommandError(f"The tournament {t.name} has {t.status.value}; there is nothing "
                            "to leave.")
-    rounds.withdraw(ctx, t, user)
+    for pos in rounds.withdraw(ctx, t, user):  # its players see how their board ended
+        if pos.board.status == BoardStatus.DECLINED:
+            announce_decline(ctx, pos, user)
+        else:
+            send_board(ctx, pos)
     ctx.answer(f"Tournament {t.name}", fit(
         f"{user.userid} has withdrawn from the tournament {t.name}: their boards in play "
         "are lost, their later games go to their opponents, their finished games stand.")

@@ -272,6 +272,10 @@ def test_a_player_who_withdraws_mid_round_loses_what_is_left(field):
     other = white if black == "p04" else black
     left = send(field, "p04", "trou tournament leave short p04 PW")
     assert any("p04 has withdrawn from the tournament short" in r.body for r in left)
+    # The board in play, not yet moved on, is declined, and both its players are told.
+    told = [r for r in left if r.subject == f"Trou Board {label}"]
+    assert {r.to for r in told} == {(address("p04"),), (address(other),)}
+    assert all("p04 declined Trou board" in r.body for r in told)
     rule: Rule = lambda white, black: min(white, black)  # noqa: E731
     play_out(field, rule)
     played = games(field, "short")
@@ -281,7 +285,6 @@ def test_a_player_who_withdraws_mid_round_loses_what_is_left(field):
         assert outcome is not None and outcome.endswith("w")
         assert (w, b)[int(outcome[0])] != "p04"
     assert tournament(field, "short").status == TournamentStatus.FINISHED
-    assert other  # the opponent of the first board got the win
 
 
 def test_the_standings_end_with_the_pools_of_running_tournaments(field):
@@ -385,3 +388,17 @@ def test_the_last_two_games_of_a_round_decided_at_once_start_the_next_round_once
     assert [r for r, *_ in played].count(2) == 2  # round 2: two games, once
     assert all(outcome is not None for r, _, _, outcome in played if r == 1)
     assert len(active_boards(field)) == 2
+
+
+def test_a_player_who_withdraws_from_a_board_moved_on_loses_it_and_both_see_why(field):
+    create_and_join(field, "brief", FIELD[:4])
+    send(field, "p01", "trou tournament start brief p01 PW")
+    label, white, black = next(b for b in active_boards(field) if "p04" in b[1:])
+    send(field, white, f"trou move {label} {white} PW {TROU_GAME[0]}")
+    send(field, black, f"trou move {label} {black} PW {TROU_GAME[1]}")
+    left = send(field, "p04", "trou tournament leave brief p04 PW")
+    final = [r for r in left if r.subject == f"Trou Board {label}"]
+    assert {r.to for r in final} == {(address(white),), (address(black),)}
+    for reply in final:
+        assert "p04 withdrew from the tournament brief." in reply.body
+        assert f"Game won by {white if black == 'p04' else black}." in reply.body
