@@ -42,7 +42,7 @@ from pbm.tournaments.results import Pairing, Result
 ROUND_ROBIN, SWISS, KNOCKOUT = "roundrobin", "swiss", "knockout"
 FORMATS = (ROUND_ROBIN, SWISS, KNOCKOUT)
 MIN_PLAYERS = {ROUND_ROBIN: 3, SWISS: 4, KNOCKOUT: 2}
-DRAW, BYE = "draw", "bye"
+DRAW, BYE, BOTH_LOST = "draw", "bye", "lost"  # lost: both withdrawn, a loss for each
 WALKOVER = "w"  # after a seat's digit: won without the game played to its end
 
 
@@ -85,6 +85,8 @@ def result_of(game: TournamentGame, userids: dict[int, str], knockout_order: boo
     black = userids[game.seat1_id]
     if game.outcome == DRAW:
         return Result(white, black, None, round=order)
+    if game.outcome == BOTH_LOST:  # a double forfeit
+        return Result(white, black, None, forfeit=True, round=order)
     winner = (white, black)[int(game.outcome[0])]
     return Result(white, black, winner, forfeit=game.outcome.endswith(WALKOVER), round=order)
 
@@ -199,8 +201,8 @@ def _play(ctx: Context, t: Tournament, number: int, pool: int, pairing: Pairing,
     black = entry[pairing.black]
     game_row.seat1_id = black.user_id
     gone = [seat for seat, e in enumerate((white, black)) if e.withdrawn_at is not None]
-    if gone:  # a withdrawn player's games are lost without a board (both gone: a draw)
-        game_row.outcome = DRAW if len(gone) == 2 else f"{1 - gone[0]}{WALKOVER}"
+    if gone:  # a withdrawn player's games are lost without a board (both gone: by both)
+        game_row.outcome = BOTH_LOST if len(gone) == 2 else f"{1 - gone[0]}{WALKOVER}"
         return None
     game = registry.get(t.game)
     pos = play.start_board(ctx, game, [white.user, black.user], game.parse_options([]),

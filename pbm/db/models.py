@@ -363,8 +363,8 @@ class TournamentEntry(Base):
 
 class TournamentGame(Base):
     """One pairing of a round: a board between two players, or a bye (no board, no second
-    player). `outcome` is set when it is decided: "0" or "1" (that seat won), "draw",
-    "bye"."""
+    player). `outcome` is set when it is decided: "0" or "1" (that seat won; "0w", "1w"
+    by a walkover or forfeit), "draw", "bye", "lost" (both withdrawn: lost by both)."""
 
     __tablename__ = "tournament_games"
 

@@ -117,6 +117,8 @@ def _pairing_line(game: TournamentGame, userids: dict[int, str], labels: dict[in
         result = "playing"
     elif outcome == rounds.DRAW:
         result = "draw"
+    elif outcome == rounds.BOTH_LOST:
+        result = "lost by both (withdrawn)"
     else:
         winner = (white, black)[int(outcome[0])]
         result = f"{winner} won" + (" (forfeit)" if outcome.endswith(rounds.WALKOVER) else "")

@@ -16,6 +16,7 @@ from sqlalchemy import event, select
 from pbm.context import Reply
 from pbm.db.models import Address, Board, BoardStatus, Tournament, TournamentGame, User
 from pbm.db.statuses import TournamentStatus
+from pbm.tournaments.roundrobin import schedule
 from pbm.width import WIDTH
 from tests.commands.conftest import TROU_GAME, Runner, error, one
 from tests.games.pictures import assert_document_safe
@@ -402,3 +403,23 @@ def test_a_player_who_withdraws_from_a_board_moved_on_loses_it_and_both_see_why(
     for reply in final:
         assert "p04 withdrew from the tournament brief." in reply.body
         assert f"Game won by {white if black == 'p04' else black}." in reply.body
+
+
+def test_two_withdrawn_players_game_is_lost_by_both(field):
+    # The two who meet in the last round leave at once; their games before it are lost
+    # on the board, and their own game, when its round comes, has no board and no winner.
+    meeting = schedule(FIELD[:4])[2][0]
+    gone = (meeting.white, meeting.black)
+    create_and_join(field, "thin", FIELD[:4])
+    send(field, "p01", "trou tournament start thin p01 PW")
+    for userid in gone:
+        send(field, userid, f"trou tournament leave thin {userid} PW")
+    last = play_out(field, lambda white, black: min(white, black))
+    mutual = [(r, o) for r, w, b, o in games(field, "thin") if {w, b} == set(gone)]
+    assert mutual == [(3, "lost")]
+    body = next(r for r in last if r.subject == "Tournament thin has ended").body
+    rows = {line.split()[1]: line.split()[2:4] for line in body.splitlines()
+            if line.startswith("A1 ")}
+    for userid in gone:
+        assert rows[userid] == ["0", "3"]  # W, L: no points
+    assert "lost by both (withdrawn)" in body
