@@ -22,7 +22,7 @@ def standings(app: App, game: str) -> None:
     with _refusals():
         name = registry.lookup(game).info.name
     with app.store(read_only=True)() as session:
-        click.echo(standings_of(Context(session, "", admin=True), name).rstrip("\n"))
+        click.echo(standings_of(Context(session, "", admin=True), name)[0].rstrip("\n"))
 
 
 @main.group()

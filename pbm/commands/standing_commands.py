@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from pbm.accounts.users import require_user
+from pbm.boards import rounds
 from pbm.commands.grammar import Command, Invocation, game_command, usage
 from pbm.context import CommandError, Context
 from pbm.db.models import User
 from pbm.games import registry
+from pbm.views.boardhtml import table_document
+from pbm.views.boardmail import wants_html
 from pbm.views.history import PAGE, history_page, history_text
-from pbm.views.standings import DEFINITIONS, standings, standings_text
-from pbm.views.tournament_page import running_tables
+from pbm.views.standings import DEFINITIONS, standings, standings_tables, standings_text
+from pbm.views.tournament_page import heading, pool_cells, running, running_tables
+from pbm.width import WIDTH
 
 MOST_DIGITS = 9  # a page number beyond this is no page (and no huge int to parse)
 
@@ -20,16 +26,32 @@ def _title(inv: Invocation) -> str:
 
 
 # ----- standings ------------------------------------------------------------------------
-def standings_of(ctx: Context, game: str) -> str:
-    """The standings text of `game` as of the context's moment (mail and CLI alike)."""
-    text = standings_text(registry.get(game).info.title, standings(ctx.session, game, ctx.now))
-    pools = running_tables(ctx.session, game)  # after the ratings, as pbmserv's
-    return f"{text.rstrip()}\n\n{pools}\n" if pools else text
+def standings_of(ctx: Context, game: str, html: bool = False) -> tuple[str, str | None]:
+    """The standings text of `game` as of the context's moment (mail and CLI alike), and
+    with `html` its tables drawn (the ratings, then the pools of running tournaments)."""
+    title = registry.get(game).info.title
+    players = standings(ctx.session, game, ctx.now)
+    text = standings_text(title, players)
+    tournaments = running(ctx.session, game)
+    pools = running_tables(ctx.session, tournaments)  # after the ratings, as pbmserv's
+    if pools:
+        text = f"{text.rstrip()}\n\n{pools}\n"
+    if not html or not players:
+        return text, None
+    sections = standings_tables(players)
+    tables = [(headings, rows) for _, headings, rows in sections]
+    captions = [section for section, _, _ in sections]
+    for t in tournaments:
+        tables.append(pool_cells(rounds.standing(ctx.session, t), t))
+        captions.append(heading(t))
+    notes = textwrap.fill(DEFINITIONS, WIDTH)
+    return text, table_document(f"{title} Standings", tables, notes, captions=captions)
 
 
 def do_standings(ctx: Context, inv: Invocation) -> None:
     assert inv.game is not None
-    ctx.answer(f"{_title(inv)} Standings", standings_of(ctx, inv.game))
+    text, html = standings_of(ctx, inv.game, wants_html(ctx, ctx.sender))
+    ctx.answer(f"{_title(inv)} Standings", text, html)
 
 
 # ----- history --------------------------------------------------------------------------

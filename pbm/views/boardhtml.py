@@ -9,7 +9,7 @@ sheet, games/kit.py), no script, nothing fetched.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from html import escape
 
 from pbm.games.kit import FONT, TEXT, Sheet, css, look_of
@@ -67,12 +67,16 @@ def preformatted(text: str) -> str:
 
 
 def table_document(head: str, tables: Iterable[tuple[list[str], list[list[str]]]],
-                   rest: str, figures: Collection[int] | None = None) -> str:
+                   rest: str, figures: Collection[int] | None = None,
+                   captions: Sequence[str] = ()) -> str:
     """A mail of tables: `head` as paragraphs, each table (its headings, its rows of cells,
-    the text part's own figures) drawn with ruled cells, then `rest` as text. The columns
-    `figures` (by default every one after the second) are right-aligned."""
+    the text part's own figures) drawn with ruled cells, after its caption if `captions`
+    gives one, then `rest` as text. The columns `figures` (by default every one after the
+    second) are right-aligned."""
     parts = [paragraphs(head)]
-    for headings, rows in tables:
+    for index, (headings, rows) in enumerate(tables):
+        if index < len(captions) and captions[index]:
+            parts.append(paragraphs(captions[index]))
         right = set(figures) if figures is not None else set(range(2, len(headings)))
         lines = [f"<table{look_of(_TABLE)}>",
                  "<tr>" + "".join(f"<th{look_of(_cell_look(i in right, heading=True))}>"

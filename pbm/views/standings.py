@@ -103,6 +103,29 @@ def ranks(players: list[Standing]) -> list[int]:
     return result
 
 
+def standings_tables(players: list[Standing]) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The standings as (section, headings, rows of cells) with the text part's figures,
+    for the drawn (HTML) tables."""
+    ties = any(p.tied for p in players)
+    said = any(p.limit or p.seeking for p in players)
+    headings = ["Rank", "Name", "Rating", "Won", "Lost", *(["Ties"] if ties else []),
+                *(["Active/Limit", "Seeking"] if said else ["Active"])]
+    found = []
+    for section in Section:
+        members = [p for p in players if p.section is section]
+        if not members:
+            continue
+        rows = []
+        for rank, p in zip(ranks(members), members):
+            cells = [str(rank), p.name, str(p.rating), str(p.won), str(p.lost)]
+            cells += [str(p.tied)] if ties else []
+            cells += ([f"{p.active}{p.limit}", str(p.seeking) if p.seeking else ""] if said
+                      else [str(p.active)])
+            rows.append(cells)
+        found.append((section.value, headings, rows))
+    return found
+
+
 def standings_text(title: str, players: list[Standing]) -> str:
     """The standings mail: a table per section, a Ties column only when any game was tied,
     and pbmserv's Active/Limit and Seeking only when any player set a limit or seeks."""

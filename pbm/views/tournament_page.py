@@ -88,14 +88,18 @@ def pool_rows(st: rounds.Standing, t: Tournament) -> dict[str, list[Standing]]:
     return pools
 
 
-def running_tables(session: Session, game: str, most: int = 5) -> str:
-    """The pool tables of the game's running tournaments (the newest `most`), as pbmserv's
-    standings mail ended; "" when none runs."""
-    running = session.scalars(select(Tournament).where(
+def running(session: Session, game: str, most: int = 5) -> list[Tournament]:
+    """The game's running tournaments, the newest `most`."""
+    return list(session.scalars(select(Tournament).where(
         Tournament.game == game, Tournament.status == TournamentStatus.RUNNING)
-        .order_by(Tournament.started_at.desc()).limit(most))
-    parts = [f"{heading(t)}\n\n{pool_table(rounds.standing(session, t), t)}" for t in running]
-    return "\n\n".join(parts)
+        .order_by(Tournament.started_at.desc()).limit(most)))
+
+
+def running_tables(session: Session, tournaments: list[Tournament]) -> str:
+    """The pool tables of running tournaments, as pbmserv's standings mail ended; "" when
+    none runs."""
+    return "\n\n".join(f"{heading(t)}\n\n{pool_table(rounds.standing(session, t), t)}"
+                        for t in tournaments)
 
 
 def _labels(session: Session, games: list[TournamentGame]) -> dict[int, str]:

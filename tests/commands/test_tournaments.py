@@ -423,3 +423,19 @@ def test_two_withdrawn_players_game_is_lost_by_both(field):
     for userid in gone:
         assert rows[userid] == ["0", "3"]  # W, L: no points
     assert "lost by both (withdrawn)" in body
+
+
+def test_the_standings_are_drawn_with_the_pools_for_a_reader_who_takes_html(field):
+    create_and_join(field, "winter", FIELD[:3])
+    send(field, "p01", "trou tournament start winter p01 PW")
+    label, white, black = active_boards(field)[0]
+    play_board(field, label, white, black, white)
+    shown = one(send(field, "p02", "trou standings"))
+    assert shown.html is not None
+    assert_document_safe(shown.html)
+    assert shown.html.count("<table") == 2  # the ratings, then the tournament's pool
+    assert "Trou tournament winter (round robin" in shown.html
+    for userid in (white, black):
+        assert userid in shown.body and f">{userid}</td>" in shown.html
+    send(field, "p02", "set p02 PW html off")
+    assert one(send(field, "p02", "trou standings")).html is None
