@@ -126,9 +126,13 @@ def start(ctx: Context, t: Tournament) -> None:
 
 def _open(ctx: Context, t: Tournament, number: int) -> None:
     """Start round `number`: its boards, its byes, and walkovers where a player is gone."""
-    t.round = number
+    previous, t.round = t.round, number  # the bracket reads the round it is in
     st = standing(ctx.session, t)
     pairings = _pairings(t, st, number)
+    if not pairings and t.format == SWISS:  # everyone has met everyone they may
+        t.round = previous
+        _finish(ctx, t)
+        return
     started = [_play(ctx, t, number, pool, pairing, replay) for pool, pairing, replay in pairings]
     ctx.facts.append(TournamentRound(t, number, tuple(p for p in started if p is not None)))
     _advance_if_done(ctx, t)
@@ -279,13 +283,7 @@ def _advance_if_done(ctx: Context, t: Tournament) -> None:
     if t.round >= last:
         _finish(ctx, t)
         return
-    before = len(ctx.facts)
     _open(ctx, t, t.round + 1)
-    if t.format == SWISS and not ctx.session.scalars(select(TournamentGame.id).where(
-            TournamentGame.tournament_id == t.id, TournamentGame.round == t.round)).first():
-        del ctx.facts[before:]  # no pairing was possible: the tournament ends here
-        t.round -= 1
-        _finish(ctx, t)
 
 
 def last_round(t: Tournament) -> int:
