@@ -209,8 +209,10 @@ def _play(ctx: Context, t: Tournament, number: int, pool: int, pairing: Pairing,
         game_row.outcome = BOTH_LOST if len(gone) == 2 else f"{1 - gone[0]}{WALKOVER}"
         return None
     game = registry.get(t.game)
+    # The challenger names the tournament by its letters: a name may be as long as the
+    # column (boards.challenger) itself.
     pos = play.start_board(ctx, game, [white.user, black.user], game.parse_options([]),
-                           f"tournament {t.name}", t.nag_days, t.forfeit_days, prefix=t.prefix)
+                           f"tournament {t.prefix}", t.nag_days, t.forfeit_days, prefix=t.prefix)
     game_row.board_id = pos.board.id
     return pos
 
