@@ -14,7 +14,6 @@ Declined facts it leaves on the Context are settled here (settle()) before they 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -339,9 +338,3 @@ def cancel(ctx: Context, t: Tournament) -> None:
     """Called off: no more rounds; the boards in play play on, rated as any board."""
     t.status = TournamentStatus.CANCELLED
     t.finished_at = ctx.now
-
-
-def boards_in_play(session: Session, t: Tournament) -> Sequence[Board]:
-    return list(session.scalars(select(Board).join(
-        TournamentGame, TournamentGame.board_id == Board.id).where(
-        TournamentGame.tournament_id == t.id, Board.status == BoardStatus.ACTIVE)))
