@@ -143,6 +143,19 @@ class BotSettings:
         return chosen and bots_play(registry.get(game))
 
 
+@dataclass(frozen=True)
+class WebSettings:
+    """The read-only web view of boards, games and players (pbm/web)."""
+
+    # Where `pbm serve` also serves it, as HOST:PORT; "" = mail only. `pbm web` serves it
+    # alone, here or at --listen (127.0.0.1:8080 when neither says).
+    listen: str = ""
+    # The site's address as players reach it (https://pbm.example.org/), for the links at
+    # the end of board mails and in feeds; "" = no links in mail.
+    base_url: str = ""
+    page_size: int = 50  # boards per page of a game's lists and a player's finished games
+
+
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
@@ -164,6 +177,7 @@ class Config:
     time: TimeSettings = TimeSettings()
     logging: LoggingSettings = LoggingSettings()
     bots: BotSettings = BotSettings()
+    web: WebSettings = WebSettings()
     base_dir: Path = Path(".")  # relative paths in the settings are taken from here
     source: str = "defaults"  # where the settings came from, for messages
     # "section.key" -> the file, environment variable or flag that set it (unset: defaults).
@@ -202,6 +216,7 @@ SECTIONS: dict[str, type] = {
     "time": TimeSettings,
     "logging": LoggingSettings,
     "bots": BotSettings,
+    "web": WebSettings,
 }
 
 
@@ -361,6 +376,7 @@ def _check(config: Config, origin: Callable[[str], str]) -> None:
                           f"{config.delivery.bounces_before_stop}")
     _check_time(config.time, origin)
     _check_bots(config.bots, origin)
+    _check_web(config.web, origin)
     if config.logging.level.lower() not in LOG_LEVELS:
         raise ConfigError(f"{origin('logging.level')}: logging.level must be one of "
                           f"{', '.join(LOG_LEVELS)}, not {config.logging.level!r}")
@@ -393,6 +409,31 @@ def _check_bots(bots: BotSettings, origin: Callable[[str], str]) -> None:
     if bots.seek_wait_hours < 0:
         raise ConfigError(f"{origin('bots.seek_wait_hours')}: bots.seek_wait_hours must be 0 "
                           f"(never) or more, not {bots.seek_wait_hours}")
+
+
+def listen_address(text: str, where: str) -> tuple[str, int]:
+    """HOST:PORT (an IPv6 host in brackets: [::1]:8080) as a host and a port."""
+    host, sep, port = text.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not sep or not host or not port.isascii() or not port.isdigit() \
+            or not 0 <= int(port) <= 65535:
+        raise ConfigError(f"{where} must be HOST:PORT like 127.0.0.1:8080, not {text!r}")
+    return host, int(port)
+
+
+def _check_web(web: WebSettings, origin: Callable[[str], str]) -> None:
+    if web.listen:
+        listen_address(web.listen, f"{origin('web.listen')}: web.listen")
+    if web.base_url:
+        parts = urlsplit(web.base_url)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query \
+                or parts.fragment or any(c.isspace() for c in web.base_url):
+            raise ConfigError(f"{origin('web.base_url')}: web.base_url must be an http or "
+                              f"https address like https://pbm.example.org/, not "
+                              f"{web.base_url!r}")
+    if not 1 <= web.page_size <= 500:
+        raise ConfigError(f"{origin('web.page_size')}: web.page_size must be 1-500, not "
+                          f"{web.page_size}")
 
 
 def _check_time(time: TimeSettings, origin: Callable[[str], str]) -> None:

@@ -23,6 +23,7 @@ from pbm.config import (
     ServerSettings,
     SmtpdSettings,
     TimeSettings,
+    WebSettings,
     load,
     parse_relay,
 )
@@ -389,7 +390,7 @@ def test_example_config_documents_every_key():
 
 def test_sections_cover_every_settings_class():
     settings = {ServerSettings, SmtpdSettings, DatabaseSettings, DeliverySettings, LimitSettings,
-                TimeSettings, LoggingSettings, BotSettings}
+                TimeSettings, LoggingSettings, BotSettings, WebSettings}
     assert set(SECTIONS.values()) == settings
     assert {f.name for f in fields(Config)} >= set(SECTIONS)
 
@@ -445,3 +446,26 @@ def test_a_true_or_false_setting_from_the_file_or_the_environment(tmp_path: Path
         .limits.players_create_tournaments is True
     message = error_of(file, env={"PBM_LIMITS_PLAYERS_CREATE_TOURNAMENTS": "maybe"})
     assert "PBM_LIMITS_PLAYERS_CREATE_TOURNAMENTS" in message and "true or false" in message
+
+
+@pytest.mark.parametrize(("key", "value", "says"), [
+    ("listen", "8080", "HOST:PORT"),
+    ("listen", "localhost:http", "HOST:PORT"),
+    ("listen", "127.0.0.1:70000", "HOST:PORT"),
+    ("base_url", "ftp://pbm.example.org/", "http or https"),
+    ("base_url", "pbm.example.org", "http or https"),
+    ("base_url", "https://pbm.example.org/?x=1", "http or https"),
+    ("page_size", 0, "1-500"),
+])
+def test_web_settings_are_checked(tmp_path, key, value, says):
+    file = tmp_path / "pbm.toml"
+    file.write_text(f"[web]\n{key} = {value!r}\n".replace("'", '"'))
+    with pytest.raises(ConfigError, match=says):
+        load(file, env={})
+
+
+def test_web_settings_read():
+    config = load(None, env={"PBM_WEB_LISTEN": "[::1]:8081",
+                             "PBM_WEB_BASE_URL": "https://pbm.example.org/"})
+    assert config.web.listen == "[::1]:8081"
+    assert config.web.base_url == "https://pbm.example.org/"
