@@ -15,6 +15,7 @@ from pbm.cli import (  # noqa: F401
     standing,
     store,
     tournaments,
+    web,
 )
 from pbm.cli.app import main
 

@@ -89,6 +89,21 @@ def scale(small: int, big: int, users: int, as_json: bool) -> None:
 
 
 @bench.command()
+@click.option("--small", default=1_000, show_default=True, help="Boards in the small store.")
+@click.option("--big", default=100_000, show_default=True, help="Boards in the big store.")
+@click.option("--pages", default=1_000, show_default=True,
+              help="Board pages asked for in each store (each a different board).")
+@click.option("--seed", default=1, show_default=True)
+@as_json
+def web(small: int, big: int, pages: int, seed: int, as_json: bool) -> None:
+    """Board pages per second and their p95 from a real `pbm web`, beside a static file
+    from the same server, at SMALL and at BIG boards; reloads answered 304 too."""
+    from pbm.bench.web import run
+
+    _report(run(small, big, pages, seed=seed), as_json)
+
+
+@bench.command()
 @click.option("--mails", default=100_000, show_default=True, help="Move mails handled in all.")
 @click.option("--first", default=1_000, show_default=True,
               help="Mails after which memory is read the first time.")

@@ -13,6 +13,7 @@ from pbm.cli.app import (
     EX_TEMPFAIL,
     App,
     SchemaRefused,
+    fail,
     main,
     migrate_to_head,
     pass_app,
@@ -25,11 +26,16 @@ log = logging.getLogger("pbm.process")
 @click.option("--host", help="Listen on this address (overrides smtpd.host).")
 @click.option("--port", type=int, help="Listen on this port (overrides smtpd.port).")
 @click.option("--lmtp", is_flag=True, help="Speak LMTP instead of SMTP.")
+@click.option("--web", "web_listen", metavar="HOST:PORT",
+              help="Serve the web view here too, in the same process (overrides web.listen).")
 @pass_app
-def serve(app: App, host: str | None, port: int | None, lmtp: bool) -> None:
-    """Receive mail over SMTP (or LMTP), play it, and deliver the replies."""
+def serve(app: App, host: str | None, port: int | None, lmtp: bool,
+          web_listen: str | None) -> None:
+    """Receive mail over SMTP (or LMTP), play it, and deliver the replies; with --web or
+    web.listen, serve the read-only web view too."""
     import asyncio
 
+    from pbm.cli.web import announce, web_address
     from pbm.config import masked
     from pbm.mail.smtpd import Server
 
@@ -39,7 +45,9 @@ def serve(app: App, host: str | None, port: int | None, lmtp: bool) -> None:
     app.overrides["smtpd"] = smtpd
     config = app.config  # and the log, as [logging] and --log-level say
     factory = app.store(migrate=True, create=True)
-    server = Server(config, factory, app.store(read_only=True))
+    read_factory = app.store(read_only=True)
+    server = Server(config, factory, read_factory)
+    web_at = web_address(app, web_listen)
 
     def ready(address: tuple[str, int]) -> None:
         protocol = config.smtpd.protocol.upper()
@@ -52,7 +60,26 @@ def serve(app: App, host: str | None, port: int | None, lmtp: bool) -> None:
         click.echo(f"pbm serve: players write to {config.server.address}; Ctrl-C stops")
         sys.stdout.flush()
 
-    asyncio.run(server.run(ready))
+    async def run() -> None:
+        if web_at is None:
+            await server.run(ready)
+            return
+        from pbm.web.site import WebSite
+
+        # Both in one event loop: the pages are made in threads of their own, so a page
+        # never holds up a mail, and the mail never waits on a page.
+        site = WebSite(config, read_factory)
+        try:
+            announce(await site.start(*web_at), "serve")
+        except OSError as err:
+            fail(f"cannot listen on {web_at[0]}:{web_at[1]} for the web view: "
+                 f"{err.strerror}", 1)
+        try:
+            await server.run(ready)
+        finally:
+            await site.stop()
+
+    asyncio.run(run())
     click.echo("pbm serve: stopped")
 
 
