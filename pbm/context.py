@@ -57,6 +57,9 @@ class Context:
     time: TimeSettings = TimeSettings()
     bots: BotSettings = BotSettings()
     operators: tuple[str, ...] = ()  # userids that may broadcast (server.operators)
+    # The web view's address (web.base_url): board mails end with their board's link there;
+    # "" for none.
+    web_base_url: str = ""
     replies: list[Reply] = field(default_factory=list)
     facts: list[Fact] = field(default_factory=list)  # not yet told (views/news.py tells them)
     failures: int = 0  # commands that were refused

@@ -44,7 +44,7 @@ def as_operator(app: App, act: Callable[[Context], object], *, answer_to: str = 
     factory = app.store()
     with factory() as session, session.begin(), _refusals():
         ctx = Context(session, answer_to, admin=True, limits=app.config.limits,
-                      bots=app.config.bots,
+                      bots=app.config.bots, web_base_url=app.config.web.base_url,
                       time=app.config.time)
         act(ctx)
         ids = queue(session, app.config, ctx.replies, None, None)

@@ -202,7 +202,7 @@ def run(app: App, sender: str, command_line: tuple[str, ...]) -> None:
     factory = app.store()
     with factory() as session, session.begin():
         ctx = Context(session, sender.lower(), limits=app.config.limits, time=app.config.time,
-                      bots=app.config.bots,
+                      bots=app.config.bots, web_base_url=app.config.web.base_url,
                       operators=app.config.server.operators)
         run_line(ctx, " ".join(command_line))
     for reply in ctx.replies:

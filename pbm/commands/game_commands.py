@@ -226,7 +226,7 @@ def view_as(ctx: Context, name: str, upto: int | None = None,
 def send_view(ctx: Context, board: Board, upto: int | None, viewer: int | None) -> None:
     """The board in a mail of its own to the sender, as `viewer` sees it (`show`'s mail)."""
     pos, page = _page(board, upto, viewer, ctx.now)
-    answer_board(ctx, f"{pos.title} Board {board.label}", page,
+    answer_board(ctx, f"{pos.title} Board {board.label}", page.linked(ctx, pos),
                  Pictures(pos.game, pos.state), viewer)
 
 

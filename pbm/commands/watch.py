@@ -50,7 +50,8 @@ def subscribe(ctx: Context, game: AnyGame, number: str, userid: str,
     page = board_page(pos, None, now=ctx.now).after(
         fit(f"{user.userid} now watches {title}: every board mail of it comes to you too, "
             f"as the public sees it (no player's secrets). {stop}").rstrip("\n"))
-    answer_board(ctx, f"{title} subscribed", page, Pictures(pos.game, pos.state), None)
+    answer_board(ctx, f"{title} subscribed", page.linked(ctx, pos),
+                 Pictures(pos.game, pos.state), None)
 
 
 def unsubscribe(ctx: Context, game: AnyGame, number: str, userid: str,

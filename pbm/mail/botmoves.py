@@ -120,7 +120,7 @@ def play(factory: sessionmaker[Session], config: Config, turn: Turn, text: str,
         session.begin()
         try:
             ctx = Context(session, "", admin=True, limits=config.limits, time=config.time,
-                          bots=config.bots, now=now)
+                          bots=config.bots, now=now, web_base_url=config.web.base_url)
             try:
                 move(ctx, game, turn.label, turn.userid, "", text,
                      guard=turn.move_count + 1)

@@ -54,7 +54,8 @@ def tick(factory: sessionmaker[Session], config: Config, now: datetime,
                     # Another node is at it: this one's round is skipped, not run twice.
                     break
                 ctx = Context(session, "", admin=True, limits=config.limits,
-                              time=config.time, bots=config.bots, now=now)
+                              time=config.time, bots=config.bots, now=now,
+                              web_base_url=config.web.base_url)
                 report = housekeep(ctx)
                 tell(ctx)
                 if not dry_run:
@@ -86,7 +87,7 @@ def _pair(factory: sessionmaker[Session], config: Config, now: datetime, total: 
             if not locks.try_hold(session, Guarded.HOUSEKEEPING):
                 return []
             ctx = Context(session, "", admin=True, limits=config.limits, time=config.time,
-                          bots=config.bots, now=now)
+                          bots=config.bots, now=now, web_base_url=config.web.base_url)
             total.paired += pair_waiting(ctx)
             tell(ctx)
             total.replies += ctx.replies

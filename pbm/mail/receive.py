@@ -332,7 +332,7 @@ def handle(session: Session, config: Config, record: InboundMessage,
         with session.begin_nested() if savepoints else nullcontext():
             ctx = Context(session, mail.sender, limits=config.limits, time=config.time,
                           bots=config.bots, operators=config.server.operators,
-                          refuted=prepared.refuted,
+                          web_base_url=config.web.base_url, refuted=prepared.refuted,
                           now=record.processed_at, authenticated=mail.authenticated,
                           source=prepared.source,
                           authentication_checked=bool(config.server.authserv_id),

@@ -42,11 +42,16 @@ _STYLE_START, _STYLE_END = "<style>\n", "</style>\n"
 _CLASSES = re.compile(r' class=(?:"([^"]*)"|([a-z][a-z0-9]*))')
 
 
-def document(head: str, picture: str, rest: str, style: str = "") -> str:
+def document(head: str, picture: str, rest: str, style: str = "", link: str = "") -> str:
     """A whole board mail in HTML: `head` (the lines above the move list, as text), the
     picture (draw()'s fragment, whose classes `style` gives: its Sheet's css()), then
-    `rest` (move list, ASCII board, comments) as text."""
-    return _page(head, section(head, picture, rest), [style])
+    `rest` (move list, ASCII board, comments) as text, and `link` (the board's web page,
+    built from the settings, never from a mail) where there is one."""
+    inside = section(head, picture, rest)
+    if link:
+        inside += (f'<p{look_of(_HEAD)}>This board on the web: '
+                   f'<a href="{escape(link)}">{_text(link)}</a></p>\n')
+    return _page(head, inside, [style])
 
 
 def section(head: str, picture: str, rest: str) -> str:

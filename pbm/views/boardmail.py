@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -19,7 +19,7 @@ from pbm.context import Context, Reply, board_thread
 from pbm.db.models import Address, BoardStatus, User
 from pbm.games import registry
 from pbm.games.base import AnyGame
-from pbm.views import boardhtml
+from pbm.views import boardhtml, urls
 from pbm.views.clock_block import clock_block
 from pbm.views.rating_lines import rating_lines
 from pbm.views.to_move import to_move_lines
@@ -128,21 +128,33 @@ class BoardPage:
 
     head: str
     rest: str
+    link: str = ""  # the board's web page ([web] base_url), last of all; "" for none
 
     def text(self) -> str:
-        return f"{self.head}\n\n{self.rest}\n"
+        end = f"\n\nThis board on the web: {self.link}" if self.link else ""
+        return f"{self.head}\n\n{self.rest}{end}\n"
 
     def html(self, picture: str, style: str = "") -> str:
         """The HTML part around `picture`, whose classes `style` declares."""
-        return boardhtml.document(self.head, picture, self.rest, style)
+        return boardhtml.document(self.head, picture, self.rest, style, self.link)
 
     def after(self, lines: str) -> BoardPage:
         """The page with `lines` (a nag's words, say) above its head."""
-        return BoardPage(f"{lines}\n\n{self.head}", self.rest)
+        return replace(self, head=f"{lines}\n\n{self.head}")
 
     def before(self, lines: str) -> BoardPage:
-        """The page with `lines` (how to stop these mails, say) at its end."""
-        return BoardPage(self.head, f"{self.rest}\n\n{lines}")
+        """The page with `lines` (how to stop these mails, say) at its end, before the
+        link."""
+        return replace(self, rest=f"{self.rest}\n\n{lines}")
+
+    def linked(self, ctx: Context, pos: Position) -> BoardPage:
+        """The page ending with the link to its board's web page (to the position it shows,
+        where that is an earlier one), when the server has a web view at a known address."""
+        if not ctx.web_base_url:
+            return self
+        upto = None if pos.upto == pos.board.move_count else pos.upto
+        path = urls.board_path(pos.board.game, pos.board.label, upto)
+        return replace(self, link=urls.absolute(ctx.web_base_url, path))
 
 
 def board_page(
@@ -310,6 +322,7 @@ def send_board(
         command = to_move_lines(pos, seat.position, new=new)
         if command is not None:
             page = page.before(command)
+        page = page.linked(ctx, pos)
         body, html = pictures.mail(page, seat.position, seat.user.html)
         ctx.replies.append(Reply(to, subject, body, "board", thread, new, html))
     # Subscribers came with their choice of HTML; others are looked up.
@@ -321,7 +334,8 @@ def send_board(
                 wants_html(ctx, address)
     if not watching:
         return
-    page = board_page(pos, None, new=new, comment=comment, now=ctx.now, watching=watched)
+    page = board_page(pos, None, new=new, comment=comment, now=ctx.now,
+                      watching=watched).linked(ctx, pos)
     body, html = pictures.mail(page, None)
     groups = [(tuple(watching), html)] if html is None else [
         (tuple(a for a, wanted in watching.items() if wanted), html),

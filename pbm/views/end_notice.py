@@ -21,7 +21,7 @@ def board_ended(ctx: Context, pos: Position) -> None:
     title = f"{pos.title} Board {board.label}"
     page = board_page(pos, None, now=ctx.now).after(f"{title} has ended: {turn_line(pos)}") \
         .before(f"(You asked to be told: {board.game} notify. To stop: {board.game} notify "
-                "YOURID PASSWORD off)")
+                "YOURID PASSWORD off)").linked(ctx, pos)
     pictures = Pictures(pos.game, pos.state)
     for user in users:
         body, html = pictures.mail(page, None, user.html)

@@ -110,6 +110,7 @@ def _nag(ctx: Context, fact: Nagged) -> None:
     command = to_move_lines(pos, fact.seat)
     if command is not None:
         page = page.before(command)
+    page = page.linked(ctx, pos)
     body, html = Pictures(pos.game, pos.state).mail(page, fact.seat, seat.user.html)
     subject = f"Nag: {pos.title} Board {pos.board.label} {userid}"
     ctx.replies.append(Reply(addresses_of(seat.user), subject, body, "board",

@@ -51,7 +51,9 @@ class Runner:
     """Runs command lines against one database file, one transaction per line."""
 
     def __init__(self, path: Path, limits: LimitSettings = LimitSettings(),
-                 time: TimeSettings = TimeSettings(), bots: BotSettings = BotSettings()):  # noqa: B008
+                 time: TimeSettings = TimeSettings(), bots: BotSettings = BotSettings(),  # noqa: B008
+                 web_base_url: str = ""):
+        self.web_base_url = web_base_url
         self.limits = limits
         self.time = time
         self.bots = bots
@@ -65,7 +67,8 @@ class Runner:
         """The replies to `line` mailed by `sender`, handled as of `now` (default: now)."""
         with self.factory() as session, session.begin():
             ctx = Context(session, sender, comment=comment, limits=self.limits, time=self.time,
-                          bots=self.bots, now=now or utcnow())
+                          bots=self.bots, now=now or utcnow(),
+                          web_base_url=self.web_base_url)
             run_line(ctx, line)
             return list(ctx.replies)
 

@@ -44,7 +44,9 @@ def test_a_move_by_mail_shows_on_the_web_view_of_the_same_process(tmp_path):
         server.collect(2)
         assert fetch(host, port, "/trou/101")[0] == 200
         server.send(ALICE, "trou move 101 alice secret 1B2")
-        by_recipient(server.collect(2))
+        for reply in by_recipient(server.collect(2)).values():  # their links lead here
+            assert reply.body.rstrip().endswith(
+                "This board on the web: https://games.test/trou/101"), reply.body
         status, page = fetch(host, port, "/trou/101")
         assert status == 200 and "<td>1B2</td>" in page and "It is bob&#39;s turn." in page
         assert '<meta property="og:url" content="https://games.test/trou/101">' in page
