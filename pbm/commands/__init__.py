@@ -12,6 +12,7 @@ from pbm.commands import (  # noqa: F401,E402
     policy,
     preview,
     queue,
+    record,
     replay,
     show_all,
     standing_commands,
