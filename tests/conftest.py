@@ -37,7 +37,10 @@ SERVER_TESTS_ON_POSTGRESQL = {"test_nodes.py"}
 LEFT_OUT_MODULES = {"test_packaging.py", "test_readme.py", "test_service_files.py",
                     "test_width.py", "test_config.py", "test_config_lists.py", "test_screen.py",
                     "test_compose.py", "test_secrets.py", "test_spectator_secrets.py",
-                    "test_undo_secrets.py", "test_layers.py", "test_mail_size.py"}
+                    "test_undo_secrets.py", "test_layers.py", "test_mail_size.py",
+                    # The web view's secrets (the renderers' property, as above), and its
+                    # command and bench, which run on a SQLite file of their own.
+                    "test_web_secrets.py", "test_cli_web.py", "test_bench_web.py"}
 
 
 def _left_out_on_postgresql(item: pytest.Item) -> bool:
