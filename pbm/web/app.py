@@ -47,7 +47,9 @@ def _static(name: str, content_type: str) -> Page:
 
 
 STATIC = {"style.css": _static("style.css", "text/css; charset=utf-8"),
-          "steps.js": _static("steps.js", "text/javascript; charset=utf-8")}
+          "steps.js": _static("steps.js", "text/javascript; charset=utf-8"),
+          # Named on every page, so that browsers do not ask for /favicon.ico.
+          "favicon.svg": _static("favicon.svg", "image/svg+xml")}
 
 
 class WebView:

@@ -78,6 +78,9 @@ class Browser:
         for flag in FLAGS:
             options.add_argument(flag)
         options.add_argument(f"--user-data-dir={self._profile}")
+        # The console's messages, for pages that must load without an error (tests/browser/
+        # test_web_pages.py): CSP refusals and script errors are logged there.
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         # An explicit driver path: Selenium Manager would otherwise try to download one.
         service = Service(shutil.which("chromedriver") or "chromedriver")
         self._driver = webdriver.Chrome(service=service, options=options)
@@ -85,11 +88,15 @@ class Browser:
         self._pages = Path(tempfile.mkdtemp(prefix="pbm-pages-"))
 
     def render(self, html: str, name: str = "page") -> Shot:
-        from PIL import Image
-
         page = self._pages / f"{name}.html"
         page.write_text(html, encoding="utf-8")
-        self._driver.get(page.as_uri())
+        return self.visit(page.as_uri())
+
+    def visit(self, url: str) -> Shot:
+        """Load `url` (a page of the web view, say) and photograph it."""
+        from PIL import Image
+
+        self._driver.get(url)
         found = self._driver.execute_script(
             "const out = {};"
             "for (const e of document.querySelectorAll('[data-cell]')) {"
@@ -102,6 +109,15 @@ class Browser:
         png = base64.b64decode(shot["data"])
         image = Image.open(io.BytesIO(png)).convert("RGB")
         return Shot(image, boxes, int(found[1]), png)
+
+    @property
+    def driver(self) -> Any:
+        """Selenium's driver, for what a test does on the page (keys, the title, the URL)."""
+        return self._driver
+
+    def console(self) -> list[dict[str, Any]]:
+        """The console's entries since the last call (Chromium hands each over once)."""
+        return list(self._driver.get_log("browser"))
 
     def keep(self, shot: Shot, name: str) -> Path:
         """Save the screenshot under artefacts/screenshots/ for a developer to open."""
