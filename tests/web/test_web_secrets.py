@@ -16,7 +16,6 @@ import json
 import pytest
 
 from pbm.db.models import Board, Move
-from pbm.games.outguess import GAME as OUTGUESS
 from pbm.games.pipeline import GAME as PIPELINE
 from pbm.games.registry import get
 from tests.commands.conftest import ACCOUNTS, PW, STRANGER
