@@ -21,7 +21,7 @@ from pbm.games.registry import get
 from tests.commands.conftest import ACCOUNTS, PW, STRANGER
 from tests.commands.test_secrets import outguess_log, pipeline_log
 
-GAMES = 3  # of each kind
+GAMES = 2  # of each kind
 
 
 def secrets_of(players, number: int) -> set[str]:
