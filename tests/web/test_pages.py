@@ -200,3 +200,18 @@ def test_a_game_alias_or_capital_redirects_to_the_one_address(site, players):
     number = start_trou(players)
     page = site.get(f"/TROU/{number}?move=0")
     assert page.status == 301 and page.headers["Location"] == f"/trou/{number}?move=0"
+
+
+def test_the_player_page_pages_finished_games(players):
+    from tests.web.conftest import LiveSite, site_config
+
+    for _ in range(3):
+        start_trou(players, moves=TROU_GAME)
+    live = LiveSite(players, site_config(page_size=2))
+    try:
+        first = live.get("/players/alice").text
+        assert "Page 1 of 2" in first and 'href="/players/alice?finished=2"' in first
+        second = live.get("/players/alice?finished=2").text
+        assert "Page 2 of 2" in second and 'href="/players/alice">' in second
+    finally:
+        live.stop()
