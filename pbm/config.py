@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -52,7 +53,16 @@ class DatabaseSettings:
 
 @dataclass(frozen=True)
 class DeliverySettings:
-    relay: str = ""  # "" = write to the Maildir; else smtp://[user:pass@]host:port[?starttls]
+    # "" = write to the Maildir; else smtp://[user@]host:port?starttls (submission, 587),
+    # smtps://[user@]host:465 (implicit TLS) or smtp://host:25 (plain: a trusted network).
+    relay: str = ""
+    # The relay's password, when it wants a login: here (or in PBM_DELIVERY_RELAY_PASSWORD),
+    # in a file of its own, or in the URL; never needed in the settings file.
+    relay_password: str = ""
+    relay_password_file: str = ""
+    relay_ca_file: str = ""  # CA certificates for a relay with a private CA ("" = system's)
+    # false: TLS without checking the relay's certificate or name (logged at every start).
+    relay_verify_certificates: bool = True
     maildir: str = "maildir"
     retry_seconds: int = 60  # first retry delay; doubles each attempt ...
     max_retry_seconds: int = 3600  # ... up to this
@@ -156,6 +166,40 @@ class WebSettings:
     page_size: int = 50  # boards per page of a game's lists and a player's finished games
 
 
+IMAP_TLS = ("tls", "none")
+# Folder names pbm puts into IMAP commands: no quotes, backslashes or line ends to escape.
+FOLDER_NAME = re.compile(r"[A-Za-z0-9 ._/&+-]{1,200}")
+RFC2177_IDLE_SECONDS = 29 * 60  # a server may end an IDLE left alone for 30 minutes
+
+
+@dataclass(frozen=True)
+class ImapSettings:
+    """IMAP intake (pbm/mail/imap.py): a mailbox read instead of (or beside) SMTP intake."""
+
+    host: str = ""  # "" = no IMAP intake
+    port: int = 993
+    tls: str = "tls"  # "tls": implicit TLS (993); "none": plain, for a server on this machine
+    user: str = ""
+    password: str = ""  # or PBM_IMAP_PASSWORD, or password_file
+    password_file: str = ""
+    folder: str = "INBOX"
+    processed_folder: str = "pbm-processed"  # where a mail goes once stored
+    failed_folder: str = "pbm-failed"  # where mail refused by the limits goes
+    ca_file: str = ""
+    verify_certificates: bool = True  # false: no certificate checks (logged at every start)
+    idle_seconds: int = 25 * 60  # IDLE is issued again after this long (RFC 2177: < 29 min)
+    poll_seconds: int = 60  # how often a server without IDLE is asked for new mail
+
+
+@dataclass(frozen=True)
+class DkimSettings:
+    """DKIM signatures on every mail pbm sends (dkimpy), where nobody else signs them."""
+
+    domain: str = ""  # "" = no signing; else the d= domain, server.address's as a rule
+    selector: str = ""  # the s= selector: the key's DNS name is SELECTOR._domainkey.DOMAIN
+    key_file: str = ""  # the private key, PEM (RSA or Ed25519)
+
+
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
@@ -178,6 +222,8 @@ class Config:
     logging: LoggingSettings = LoggingSettings()
     bots: BotSettings = BotSettings()
     web: WebSettings = WebSettings()
+    imap: ImapSettings = ImapSettings()
+    dkim: DkimSettings = DkimSettings()
     base_dir: Path = Path(".")  # relative paths in the settings are taken from here
     source: str = "defaults"  # where the settings came from, for messages
     # "section.key" -> the file, environment variable or flag that set it (unset: defaults).
@@ -202,6 +248,23 @@ class Config:
     def log_path(self) -> Path | None:
         return (self.base_dir / self.logging.file).resolve() if self.logging.file else None
 
+    def path(self, name: str) -> Path:
+        """A file named in the settings, relative ones taken from base_dir."""
+        return (self.base_dir / name).resolve()
+
+    def relay(self) -> Relay:
+        """The relay of delivery.relay, its password from wherever it was given."""
+        settings = self.delivery
+        relay = parse_relay(settings.relay, self.origin("delivery.relay"))
+        password = read_secret(self, "delivery.relay_password") or relay.password
+        return replace(relay, password=password,
+                       ca_file=str(self.path(settings.relay_ca_file))
+                       if settings.relay_ca_file else "",
+                       verify=settings.relay_verify_certificates)
+
+    def imap_password(self) -> str:
+        return read_secret(self, "imap.password")
+
     def origin(self, key: str) -> str:
         """Where the value of "section.key" came from: a file, a variable, a flag, defaults."""
         return self.origins.get(key, "defaults")
@@ -217,6 +280,8 @@ SECTIONS: dict[str, type] = {
     "logging": LoggingSettings,
     "bots": BotSettings,
     "web": WebSettings,
+    "imap": ImapSettings,
+    "dkim": DkimSettings,
 }
 
 
@@ -388,12 +453,102 @@ def _check(config: Config, origin: Callable[[str], str]) -> None:
                               "hold network addresses like \"127.0.0.0/8\" or \"::1\", not "
                               f"{network!r}") from None
     if config.delivery.relay:
-        parse_relay(config.delivery.relay, origin("delivery.relay"))
+        relay = parse_relay(config.delivery.relay, origin("delivery.relay"))
+        if config.delivery.relay_password_file and config.delivery.relay_password:
+            raise ConfigError(f"{origin('delivery.relay_password_file')}: give the relay's "
+                              "password once: delivery.relay_password_file or "
+                              "delivery.relay_password, not both")
+        login = relay.username is not None
+        if login and relay.tls == "none" and not _loopback(relay.host):
+            raise ConfigError(f"{origin('delivery.relay')}: delivery.relay logs in as "
+                              f"{relay.username!r} without TLS, which would send the password "
+                              "in the clear: use smtps://...:465 or smtp://...:587?starttls")
+        read_secret(config, "delivery.relay_password")  # a file that is missing says so now
+    _check_imap(config.imap, origin)
+    if config.imap.host:
+        read_secret(config, "imap.password")
+    _check_dkim(config.dkim, origin)
     if "://" not in config.database.url:
         raise ConfigError(
             f"{origin('database.url')}: database.url must be a URL like sqlite:///pbm.sqlite, "
             f"not {config.database.url!r}"
         )
+
+
+def _loopback(host: str) -> bool:
+    """Whether `host` names this machine (plain text to it crosses no network)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _check_imap(imap: ImapSettings, origin: Callable[[str], str]) -> None:
+    if not imap.host:
+        return
+    if imap.tls not in IMAP_TLS:
+        raise ConfigError(f"{origin('imap.tls')}: imap.tls must be \"tls\" (implicit TLS, "
+                          "port 993: every provider offers it, RFC 8314) or \"none\" (a "
+                          f"server on this machine), not {imap.tls!r}")
+    if imap.tls == "none" and not _loopback(imap.host):
+        raise ConfigError(f"{origin('imap.tls')}: imap.tls = \"none\" sends the password in "
+                          f"the clear to {imap.host}: only a server on this machine "
+                          "(127.0.0.1, localhost) is read without TLS")
+    if not 1 <= imap.port <= 65535:
+        raise ConfigError(f"{origin('imap.port')}: imap.port must be 1-65535, not {imap.port}")
+    if not imap.user:
+        raise ConfigError(f"{origin('imap.host')}: imap.host is set, so imap.user must be too")
+    if imap.password and imap.password_file:
+        raise ConfigError(f"{origin('imap.password_file')}: give the IMAP password once: "
+                          "imap.password_file or imap.password, not both")
+    for key in ("folder", "processed_folder", "failed_folder"):
+        name = getattr(imap, key)
+        if not FOLDER_NAME.fullmatch(name) or name != name.strip():
+            raise ConfigError(f"{origin('imap.' + key)}: imap.{key} must be a folder name of "
+                              f"letters, digits, spaces and ._/&+-, not {name!r}")
+    if len({imap.folder, imap.processed_folder, imap.failed_folder}) != 3:
+        raise ConfigError(f"{origin('imap.folder')}: imap.folder, imap.processed_folder and "
+                          "imap.failed_folder must be three different folders")
+    if not 60 <= imap.idle_seconds < RFC2177_IDLE_SECONDS:
+        raise ConfigError(f"{origin('imap.idle_seconds')}: imap.idle_seconds must be 60 to "
+                          f"{RFC2177_IDLE_SECONDS - 1} (RFC 2177: IDLE is issued again before "
+                          f"29 minutes), not {imap.idle_seconds}")
+    if imap.poll_seconds < 1:
+        raise ConfigError(f"{origin('imap.poll_seconds')}: imap.poll_seconds must be at least 1")
+
+
+def _check_dkim(dkim: DkimSettings, origin: Callable[[str], str]) -> None:
+    given = [key for key in ("domain", "selector", "key_file") if getattr(dkim, key)]
+    if given and len(given) != 3:
+        missing = [key for key in ("domain", "selector", "key_file") if key not in given]
+        raise ConfigError(f"{origin('dkim.' + given[0])}: DKIM signing needs dkim.domain, "
+                          f"dkim.selector and dkim.key_file; missing: "
+                          f"{', '.join('dkim.' + key for key in missing)}")
+    if given and not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9-]{0,62})"
+                                  r"(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*", dkim.selector):
+        raise ConfigError(f"{origin('dkim.selector')}: dkim.selector must be a DNS label like "
+                          f"\"pbm2026\", not {dkim.selector!r}")
+
+
+def read_secret(config: Config, key: str) -> str:
+    """A password given as "section.name" or in the file of "section.name_file": a file
+    keeps it out of the settings file and the environment (a systemd credential, a Docker
+    secret). Its one line, without the line end."""
+    section, name = key.split(".")
+    settings = getattr(config, section)
+    file = getattr(settings, name + "_file")
+    if not file:
+        return getattr(settings, name)
+    path = config.path(file)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        reason = getattr(err, "strerror", None) or str(err)
+        raise ConfigError(f"{config.origin(key + '_file')}: cannot read {key}_file {path}: "
+                          f"{reason}") from None
+    return text.rstrip("\r\n")
 
 
 def _check_bots(bots: BotSettings, origin: Callable[[str], str]) -> None:
@@ -458,7 +613,13 @@ class Relay:
     port: int
     username: str | None = None
     password: str | None = None
-    starttls: bool = False
+    tls: str = "none"  # "smtps" (implicit, 465), "starttls" (587) or "none"
+    ca_file: str = ""  # "" = the system's CA certificates
+    verify: bool = True  # check the certificate and that it names `host`
+
+    @property
+    def starttls(self) -> bool:
+        return self.tls == "starttls"
 
 
 def masked(url: str) -> str:
@@ -472,16 +633,19 @@ def masked(url: str) -> str:
 
 def parse_relay(url: str, where: str = "delivery.relay") -> Relay:
     parts = urlsplit(url)
-    if parts.scheme != "smtp" or not parts.hostname:
+    if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
         raise ConfigError(
-            f"{where}: delivery.relay must look like smtp://[user:pass@]host:port[?starttls], "
-            f"not {url!r}"
+            f"{where}: delivery.relay must look like smtp://[user@]host:587?starttls, "
+            f"smtps://[user@]host:465 or smtp://host:25, not {masked(url)!r}"
         )
     try:
-        port = parts.port or 25
+        port = parts.port or (465 if parts.scheme == "smtps" else 25)
     except ValueError:
-        raise ConfigError(f"{where}: delivery.relay has a bad port in {url!r}") from None
+        raise ConfigError(f"{where}: delivery.relay has a bad port in {masked(url)!r}") \
+            from None
     flags = {flag for flag in parts.query.split("&") if flag}
-    if flags - {"starttls"}:
-        raise ConfigError(f"{where}: delivery.relay only knows the flag ?starttls, not {url!r}")
-    return Relay(parts.hostname, port, parts.username, parts.password, "starttls" in flags)
+    if flags - {"starttls"} or (flags and parts.scheme == "smtps"):
+        raise ConfigError(f"{where}: delivery.relay only knows the flag ?starttls (and "
+                          f"smtps:// needs none), not {masked(url)!r}")
+    tls = "smtps" if parts.scheme == "smtps" else "starttls" if flags else "none"
+    return Relay(parts.hostname, port, parts.username, parts.password, tls)

@@ -28,16 +28,17 @@ log = logging.getLogger("pbm.process")
 @click.option("--lmtp", is_flag=True, help="Speak LMTP instead of SMTP.")
 @click.option("--web", "web_listen", metavar="HOST:PORT",
               help="Serve the web view here too, in the same process (overrides web.listen).")
+@click.option("--since", type=click.DateTime(formats=["%Y-%m-%d"]), metavar="YYYY-MM-DD",
+              help="With [imap]: also answer the mail that was in the folder on the first "
+                   "start, from this day on.")
 @pass_app
 def serve(app: App, host: str | None, port: int | None, lmtp: bool,
-          web_listen: str | None) -> None:
+          web_listen: str | None, since=None) -> None:  # type: ignore[no-untyped-def]
     """Receive mail over SMTP (or LMTP), play it, and deliver the replies; with --web or
     web.listen, serve the read-only web view too."""
     import asyncio
 
     from pbm.cli.web import announce, web_address
-    from pbm.config import masked
-    from pbm.mail.smtpd import Server
 
     smtpd = {k: v for k, v in (("host", host), ("port", port)) if v is not None}
     if lmtp:
@@ -46,19 +47,10 @@ def serve(app: App, host: str | None, port: int | None, lmtp: bool,
     config = app.config  # and the log, as [logging] and --log-level say
     factory = app.store(migrate=True, create=True)
     read_factory = app.store(read_only=True)
-    server = Server(config, factory, read_factory)
+    server = _server(config, factory, read_factory, since=since)
     web_at = web_address(app, web_listen)
 
-    def ready(address: tuple[str, int]) -> None:
-        protocol = config.smtpd.protocol.upper()
-        click.echo(f"pbm serve: listening on {address[0]}:{address[1]} ({protocol})")
-        click.echo(f"pbm serve: database {masked(config.database_url)}")
-        if config.delivery.relay:
-            click.echo(f"pbm serve: replies go through the relay {masked(config.delivery.relay)}")
-        else:
-            click.echo(f"pbm serve: replies go to the Maildir {config.maildir_path}")
-        click.echo(f"pbm serve: players write to {config.server.address}; Ctrl-C stops")
-        sys.stdout.flush()
+    ready = _announcer(config, "serve")
 
     async def run() -> None:
         if web_at is None:
@@ -81,6 +73,61 @@ def serve(app: App, host: str | None, port: int | None, lmtp: bool,
 
     asyncio.run(run())
     click.echo("pbm serve: stopped")
+
+
+def _server(config, factory, read_factory, **options):  # type: ignore[no-untyped-def]
+    from pbm.config import ConfigError
+    from pbm.mail.smtpd import Server
+
+    try:
+        return Server(config, factory, read_factory, **options)
+    except ConfigError as err:  # a password or key file that cannot be read
+        fail(str(err), 2)
+
+
+def _announcer(config, name: str):  # type: ignore[no-untyped-def]
+    """What `pbm serve` / `pbm imap` print once they are taking mail."""
+    from pbm.config import masked
+
+    def ready(address: tuple[str, int] | None) -> None:
+        if address is not None:
+            protocol = config.smtpd.protocol.upper()
+            click.echo(f"pbm {name}: listening on {address[0]}:{address[1]} ({protocol})")
+        if config.imap.host:
+            imap = config.imap
+            click.echo(f"pbm {name}: reading {imap.folder} of {imap.user} at "
+                       f"{imap.host}:{imap.port} (IMAP, TLS {imap.tls})")
+        click.echo(f"pbm {name}: database {masked(config.database_url)}")
+        if config.delivery.relay:
+            click.echo(f"pbm {name}: replies go through the relay "
+                       f"{masked(config.delivery.relay)}")
+        else:
+            click.echo(f"pbm {name}: replies go to the Maildir {config.maildir_path}")
+        click.echo(f"pbm {name}: players write to {config.server.address}; Ctrl-C stops")
+        sys.stdout.flush()
+
+    return ready
+
+
+@main.command()
+@click.option("--since", type=click.DateTime(formats=["%Y-%m-%d"]), metavar="YYYY-MM-DD",
+              help="Also answer the mail that was in the folder on the first start, from "
+                   "this day on (else it is left unanswered).")
+@pass_app
+def imap(app: App, since) -> None:  # type: ignore[no-untyped-def]
+    """Read the [imap] mailbox (IDLE), play its mail and deliver the replies, without an
+    SMTP listener: a server run with just a mail account."""
+    import asyncio
+
+    config = app.config
+    if not config.imap.host:
+        fail("pbm imap reads the mailbox of [imap]: set imap.host, imap.user and the "
+             "password (imap.password_file or PBM_IMAP_PASSWORD)", 2)
+    factory = app.store(migrate=True, create=True)
+    read_factory = app.store(read_only=True)
+    server = _server(config, factory, read_factory, listen=False, since=since)
+    asyncio.run(server.run(_announcer(config, "imap")))
+    click.echo("pbm imap: stopped")
 
 
 class _MailCommand(click.Command):

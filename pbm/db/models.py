@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     ForeignKey,
@@ -492,6 +493,20 @@ class RateCounter(Base):
     count: Mapped[int] = mapped_column(Integer, default=0)
 
 
+class MailboxMark(Base):
+    """Where IMAP intake (pbm/mail/imap.py) started reading a mailbox: the mail that was in
+    it on the first start is an old backlog, not answered unless the operator says so. UIDs
+    count only within one UIDVALIDITY; when the server renumbers, the time of the first
+    start decides instead."""
+
+    __tablename__ = "mailbox_marks"
+
+    mailbox: Mapped[str] = mapped_column(String(400), primary_key=True)  # user@host/folder
+    uidvalidity: Mapped[int] = mapped_column(BigInteger)
+    first_uid: Mapped[int] = mapped_column(BigInteger)  # the first UID read (UIDNEXT then)
+    started_at: Mapped[datetime] = mapped_column(DateTime)
+
+
 __all__ = [
     "Address",
     "BoardStatus",
@@ -502,6 +517,7 @@ __all__ = [
     "ChallengePolicy",
     "EndNotice",
     "InboundMessage",
+    "MailboxMark",
     "Move",
     "OutboxMail",
     "RateCounter",

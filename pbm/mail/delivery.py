@@ -11,11 +11,20 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from pbm.config import Config, parse_relay
+from pbm.config import Config
 from pbm.db.models import utcnow
 from pbm.mail.maildir import Maildir
 from pbm.mail.outbox import RENEW, Outbox, Parcel, courier_name
-from pbm.mail.relay import Breaker, Deferred, Malformed, Refused, RelayDown, RelayLink
+from pbm.mail.relay import (
+    Breaker,
+    Deferred,
+    Malformed,
+    Refused,
+    RelayDown,
+    RelayLink,
+    warn_unchecked,
+)
+from pbm.mail.signing import signer
 
 log = logging.getLogger(__name__)
 BATCH = 200  # mails claimed at once: one claim and (into the Maildir) one record per round
@@ -103,9 +112,12 @@ class Courier:
         self.link: RelayLink | None = None
         self.maildir: Maildir | None = None
         if settings.relay:
-            self.link = RelayLink(parse_relay(settings.relay), hostname=config.server.hostname,
+            relay = config.relay()
+            if serving:
+                warn_unchecked(relay)
+            self.link = RelayLink(relay, hostname=config.server.hostname,
                                   sender=config.server.address,
-                                  timeout=settings.timeout_seconds)
+                                  timeout=settings.timeout_seconds, sign=signer(config))
         else:
             self.maildir = Maildir(config.maildir_path)
         self.breaker = Breaker(settings.retry_seconds, settings.max_retry_seconds)

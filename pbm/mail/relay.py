@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import smtplib
 import socket
+import ssl
 import threading
 from email.utils import parseaddr
 
 from pbm.config import Relay
+from pbm.mail.signing import Signer
+
+log = logging.getLogger(__name__)
 
 # A 5xx at DATA that is about the message's form (RFC 3463 5.6.x media errors, 5.5.2
 # "line too long", or words to that effect from relays without enhanced codes) means we
@@ -49,14 +54,17 @@ class RelayLink:
     `abort()` may be called from another thread: it shuts the socket down, so a courier
     stuck reading from a relay that never answers wakes up at once."""
 
-    def __init__(self, relay: Relay, *, hostname: str, sender: str, timeout: float):
+    def __init__(self, relay: Relay, *, hostname: str, sender: str, timeout: float,
+                 sign: Signer | None = None):
         self.relay = relay
+        self.signer = sign  # DKIM, when [dkim] is set
         self.hostname = hostname
         self.sender = parseaddr(sender)[1]
         self.timeout = timeout
         self.smtp: smtplib.SMTP | None = None
         self.aborted = False
         self._lock = threading.Lock()
+        self.tls = tls_context(relay) if relay.tls != "none" else None
 
     @property
     def name(self) -> str:
@@ -67,6 +75,8 @@ class RelayLink:
         raises RelayDown, Deferred or Refused when it did not go."""
         smtp = self.smtp or self._open()
         recipient, raw, options = self._envelope(smtp, recipient, raw)
+        if self.signer is not None:
+            raw = self.signer.sign(raw)
         try:
             # Envelope sender <> would be right for auto-replies (RFC 3834) but many relays
             # refuse it; the server address is used and auto-answers to it are ignored.
@@ -125,10 +135,19 @@ class RelayLink:
             smtp.connect(self.relay.host, self.relay.port)
             smtp.ehlo_or_helo_if_needed()
             if self.relay.starttls:
-                smtp.starttls()
+                # smtplib's starttls() without a context checks no certificate at all.
+                smtp.starttls(context=self.tls)
                 smtp.ehlo()
             if self.relay.username:
+                if self.tls is None:
+                    raise RelayDown(f"relay {self.name}: no login without TLS (the password "
+                                    "would cross the network in the clear)")
                 smtp.login(self.relay.username, self.relay.password or "")
+        except ssl.SSLCertVerificationError as err:
+            self.close()
+            raise RelayDown(f"relay {self.name} presented a certificate that does not check "
+                            f"out: {err.verify_message}; name a CA file in "
+                            "delivery.relay_ca_file for a private CA") from None
         except (smtplib.SMTPException, OSError) as err:
             self.close()
             raise RelayDown(f"relay {self.name} cannot be reached: {_describe(err)}") \
@@ -173,7 +192,29 @@ class _AbortableSMTP(smtplib.SMTP):
         self.sock = sock
         if self.link.aborted:  # abort() came while we were connecting
             sock.shutdown(socket.SHUT_RDWR)
+        if self.link.relay.tls == "smtps" and self.link.tls is not None:
+            # Implicit TLS (RFC 8314, port 465), as smtplib.SMTP_SSL does it.
+            sock = self.link.tls.wrap_socket(sock, server_hostname=host)
+            self.sock = sock
         return sock
+
+
+def tls_context(relay: Relay) -> ssl.SSLContext:
+    """TLS that checks the relay's certificate against the system's CAs (or relay.ca_file)
+    and that it names the relay's host; unchecked only when the operator turned it off."""
+    context = ssl.create_default_context(cafile=relay.ca_file or None)
+    if not relay.verify:
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+    return context
+
+
+def warn_unchecked(relay: Relay) -> None:
+    """Said at every start: nothing checks who is at the other end of the TLS."""
+    if relay.tls != "none" and not relay.verify:
+        log.warning("delivery.relay_verify_certificates is off: TLS to %s:%s does not check "
+                    "the relay's certificate or name, so anyone on the path can read the "
+                    "password and the mail", relay.host, relay.port)
 
 
 def ascii_address(address: str) -> str | None:
