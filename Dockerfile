@@ -12,7 +12,10 @@ RUN python -m venv /opt/pbm/.venv \
     && /opt/pbm/.venv/bin/pip install --no-cache-dir /src
 
 FROM python:3.12-slim
-ENV PYTHONDONTWRITEBYTECODE=1 \
+# `docker compose exec pbm pbm users list`: pbm on the PATH, reading the image's settings.
+ENV PATH=/opt/pbm/.venv/bin:$PATH \
+    PBM_CONFIG=/etc/pbm.toml \
+    PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1
 # A fixed uid, named in USER by number: a runtime can then see that it is not root.
 RUN groupadd --system --gid 10001 pbm \

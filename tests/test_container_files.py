@@ -72,6 +72,9 @@ def test_the_image_has_the_units_paths_and_user():
     if uid.isdigit():  # a number (hadolint's DL3066): the user made in the image has it
         assert any(f"--uid {uid} " in run and " pbm" in run for run in values("RUN"))
     assert copies()["/etc/pbm.toml"] == "contrib/docker/pbm.toml"
+    # Admin commands (`docker compose exec pbm pbm users list`) find pbm and its settings.
+    (env,) = values("ENV")
+    assert {"PATH=/opt/pbm/.venv/bin:$PATH", "PBM_CONFIG=/etc/pbm.toml"} <= set(env.split())
 
 
 def test_both_stages_start_from_one_slim_python_pinned_by_tag():
