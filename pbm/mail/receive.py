@@ -472,8 +472,8 @@ def queue(session: Session, config: Config, replies: list[Reply],
         insert(OutboxMail).returning(OutboxMail.id, OutboxMail.message_id), rows).all()
     by_message_id = {str(row["message_id"]): (str(row["recipient"]), str(row["subject"]))
                      for row in rows}
-    for ident, message_id in sorted(pairs):
-        recipient, subject = by_message_id[message_id]
+    for ident, given in sorted(pairs):
+        recipient, subject = by_message_id[str(given)]
         log.debug("queued outbox mail %d to %s: %s", ident, logs.clean(recipient),
                   first_words(subject))
     return sorted(ident for ident, _ in pairs)
