@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sqlite3
 import stat
 import threading
@@ -235,14 +236,23 @@ def test_backup_of_a_database_being_written_to_restores(board: Pbm, tmp_path: Pa
         while len(committed) < 20:  # the writer is going
             time.sleep(0.01)
         before, started = committed[-1], len(committed)
-        out = board.ok("db", "backup", str(tmp_path / "copy.sqlite"))
+        result = board("db", "backup", str(tmp_path / "copy.sqlite"))
         during = len(committed) - started
         time.sleep(0.1)
     finally:
         stop.set()
         writer.join()
     assert during > 0, "the writer committed nothing while the copy was made"
-    assert "backed up" in out and "checked: ok" in out
+    assert result.exit_code == 0, result.output
+    assert "backed up" in result.stdout and "checked: ok" in result.stdout
+    # The pages done after each step, on standard error: several steps, as it is some MB,
+    # and all of them one snapshot (see `held` below).
+    steps = re.findall(r"^pbm db backup: ([\d,]+) of ([\d,]+) pages$", result.stderr, re.M)
+    assert len(steps) > 1, result.stderr
+    assert len({total for _, total in steps}) == 1 and steps[-1][0] == steps[-1][1]
+    done = [int(pages.replace(",", "")) for pages, _ in steps]
+    assert done == sorted(done), result.stderr
+    assert result.stderr.splitlines()[-1] == "pbm db backup: checked the copy: ok"
     copy = tmp_path / "copy.sqlite"
     assert mode(copy) == 0o600
     assert not list(tmp_path.glob(".copy.sqlite.partial*"))
