@@ -9,7 +9,6 @@ from pathlib import Path
 
 from pbm.files import PRIVATE_FILE, secure_database
 
-
 STEPS = 20  # progress lines of a big backup: about one per 5 %
 LEAST_PAGES = 1024  # pages per step at least (4 MB of 4 KB pages)
 
