@@ -14,7 +14,8 @@ from pbm.files import owner_only
 
 FORMAT = "%(asctime)s %(levelname)s %(message)s"
 # Per-connection chatter at INFO (every connect, every SMTP verb): the operator's log is for
-# mails and deliveries. aiosmtpd logs to "mail.log".
+# mails and deliveries. aiosmtpd logs to "mail.log". At debug level they speak too: whoever
+# asked for debug lines is looking for a problem, and it may be in the SMTP dialogue.
 QUIETED = ("mail.log", "aiosmtpd", "alembic")
 UNSAFE = re.compile(r"[^\x21-\x7e]")  # controls, spaces, non-ASCII: nothing that forges a line
 MAX_FIELD = 200
@@ -55,8 +56,9 @@ def setup(settings: LoggingSettings, file: Path | None) -> None:
     handler.setFormatter(logging.Formatter(FORMAT))
     root.addHandler(handler)
     root.setLevel(settings.level.upper())
+    quiet = root.level if root.level <= logging.DEBUG else max(logging.WARNING, root.level)
     for name in QUIETED:
-        logging.getLogger(name).setLevel(max(logging.WARNING, root.level))
+        logging.getLogger(name).setLevel(quiet)
 
 
 def clean(text: str | None) -> str:

@@ -53,6 +53,7 @@ def test_bench_bots_plays_only_the_pairings_asked_for():
                                      "--pairing", "bestbot-goodbot", "--workers", "1", "--json"])
     assert done.exit_code == 0, done.output
     figures = json.loads(done.stdout)
+    assert done.stderr.startswith("trou: bestbot against goodbot: "), done.stderr  # as it goes
     assert [key for key in figures if "_vs_" in key] == ["trou.bestbot_vs_goodbot"]
     assert figures["trou.bestbot_vs_goodbot"]["won"] + figures["trou.bestbot_vs_goodbot"][
         "drawn"] == 2  # bestbot never loses Trou

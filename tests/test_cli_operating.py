@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sqlite3
 import stat
 import threading
@@ -92,7 +93,10 @@ def test_the_log_file_is_owner_only_and_holds_no_password(board: Pbm):
     assert "INFO inbound mail" in text and "trou move -> done" in text
     assert "INFO outbox mail" in text
     assert PASSWORDS["alice"] not in text
-    assert "inbound mail" not in result.stderr  # into the file, not standard error
+    assert "INFO" not in result.stderr  # into the file, not standard error
+    # Only the outcome, for the pipe's own log line.
+    assert re.fullmatch(r"pbm: stored inbound mail \d+ \(done\): 1 reply queued\n",
+                        result.stderr), result.stderr
 
 
 def test_a_forged_message_id_or_sender_cannot_make_a_second_log_line(board: Pbm, caplog):
@@ -194,8 +198,9 @@ def test_process_says_when_a_reply_is_left_in_the_outbox(board: Pbm):
     result = board("process", "--sender", "alice@example.org", input=mail("help"),
                    env={"PBM_DELIVERY_RELAY": UNREACHABLE_RELAY})
     assert result.exit_code == 0
-    assert ("pbm process: stored; 1 of its 1 repl(ies) not delivered now, left in the outbox"
-            in result.stderr)
+    first = result.stderr.splitlines()[0]
+    assert re.fullmatch(r"pbm: stored inbound mail \d+ \(done\): 1 reply queued, 1 left in "
+                        r"the outbox \(see `pbm outbox`\)", first), result.stderr
     assert "pending" in board.ok("outbox")
 
 
@@ -235,14 +240,23 @@ def test_backup_of_a_database_being_written_to_restores(board: Pbm, tmp_path: Pa
         while len(committed) < 20:  # the writer is going
             time.sleep(0.01)
         before, started = committed[-1], len(committed)
-        out = board.ok("db", "backup", str(tmp_path / "copy.sqlite"))
+        result = board("db", "backup", str(tmp_path / "copy.sqlite"))
         during = len(committed) - started
         time.sleep(0.1)
     finally:
         stop.set()
         writer.join()
     assert during > 0, "the writer committed nothing while the copy was made"
-    assert "backed up" in out and "checked: ok" in out
+    assert result.exit_code == 0, result.output
+    assert "backed up" in result.stdout and "checked: ok" in result.stdout
+    # The pages done after each step, on standard error: several steps, as it is some MB,
+    # and all of them one snapshot (see `held` below).
+    steps = re.findall(r"^pbm db backup: ([\d,]+) of ([\d,]+) pages$", result.stderr, re.M)
+    assert len(steps) > 1, result.stderr
+    assert len({total for _, total in steps}) == 1 and steps[-1][0] == steps[-1][1]
+    done = [int(pages.replace(",", "")) for pages, _ in steps]
+    assert done == sorted(done), result.stderr
+    assert result.stderr.splitlines()[-1] == "pbm db backup: checked the copy: ok"
     copy = tmp_path / "copy.sqlite"
     assert mode(copy) == 0o600
     assert not list(tmp_path.glob(".copy.sqlite.partial*"))
@@ -365,6 +379,6 @@ def test_process_tries_a_reply_the_relay_keeps_deferring_once(board: Pbm):
         took = time.monotonic() - started
     assert result.exit_code == 0
     assert took < 10
-    assert "not delivered now, left in the outbox" in result.stderr
+    assert "1 reply queued, 1 left in the outbox" in result.stderr.splitlines()[0]
     (line,) = [line for line in board.ok("outbox").splitlines() if "pending" in line]
     assert "tries 1" in line and "451 4.7.1" in line

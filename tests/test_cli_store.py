@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import make_url, select
 
+from pbm.cli.mailpath import SHORT
 from pbm.db import SCHEMA_REVISION
 from pbm.db.migrate import upgrade
 from pbm.db.models import InboundMessage
@@ -142,6 +144,53 @@ def test_process_with_a_broken_install_keeps_the_mail(pbm: Pbm):
                  env={"PBM_DATABASE_URL": "nosuchdriver://localhost/pbm"})
     assert result.exit_code == EX_TEMPFAIL
     assert "NoSuchModuleError" in result.stderr and "kept for later" in result.stderr
+
+
+# ----- the line Postfix's pipe keeps ----------------------------------------------------------
+# Postfix puts what a failed pipe command wrote into its log and the bounce, cut short: pbm's
+# outcome comes first, in one line of at most SHORT characters, whatever else it writes after.
+def _first(result) -> str:
+    first = result.stderr.splitlines()[0]
+    assert len(first) <= SHORT, first
+    return first
+
+
+def test_process_says_its_outcome_first(pbm: Pbm):
+    result = pbm("--log-level", "debug", "process", "--sender", "bob@example.org", input=MAIL)
+    assert result.exit_code == 0, result.stderr
+    assert re.fullmatch(r"pbm: stored inbound mail \d+ \(done\): 1 reply queued",
+                        _first(result)), result.stderr
+    assert " DEBUG " in result.stderr and " INFO inbound mail " in result.stderr  # after it
+    again = pbm("process", "--sender", "bob@example.org", input=MAIL)
+    assert re.fullmatch(r"pbm: received before as inbound mail \d+: not handled again",
+                        _first(again)), again.stderr
+
+
+def test_process_says_a_refusal_first(pbm: Pbm):
+    result = pbm("--log-level", "debug", "process", "--sender", "bob@example.org",
+                 input=MAIL + b"x" * 1024, env={"PBM_SMTPD_MAX_MESSAGE_BYTES": "1024"})
+    assert result.exit_code == EX_DATAERR
+    assert _first(result) == "pbm: refused: message larger than 1024 bytes"
+
+
+@pytest.mark.sqlite_only(A_FILE)
+def test_a_long_outcome_is_cut_in_its_line_and_given_whole_after_it(bare: Pbm):
+    bare.database.mkdir()
+    result = bare("process", "--sender", "bob@example.org", input=MAIL)
+    assert result.exit_code == EX_TEMPFAIL
+    lines = result.stderr.splitlines()
+    assert _first(result).startswith("pbm: not stored, mail kept for later: ")
+    assert lines[0].endswith("...")
+    assert lines[1].startswith("pbm process: not stored, mail kept for later: ")
+    assert f"the database {bare.database} cannot be opened" in lines[1]
+
+
+def test_a_bug_says_its_outcome_before_its_traceback(pbm: Pbm):
+    result = pbm("process", "--sender", "bob@example.org", input=MAIL,
+                 env={"PBM_DATABASE_URL": "nosuchdriver://localhost/pbm"})
+    assert result.exit_code == EX_TEMPFAIL
+    assert _first(result).startswith("pbm: failed, mail kept for later: NoSuchModuleError: ")
+    assert "Traceback (most recent call last)" in result.stderr.split("\n", 2)[2]
 
 
 @pytest.mark.slow

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pbm.games.loophole import GAME
@@ -67,13 +68,19 @@ def _play_one(rng: random.Random, seed: int, tally: _Tally) -> None:
     tally.wins[state.winner] += 1
 
 
-def run(games: int, seed: int) -> dict[str, float]:
-    """Play `games` random games to the end; timings in microseconds per move."""
+def run(games: int, seed: int, progress: Callable[[str], None] | None = None
+        ) -> dict[str, float]:
+    """Play `games` random games to the end; timings in microseconds per move. `progress`
+    is told how far it is, ten times along the way."""
     rng = random.Random(seed)
     tally = _Tally()
+    every = max(1, games // 10)
     started = time.perf_counter()
     for number in range(games):
         _play_one(rng, seed + number, tally)
+        if progress is not None and ((number + 1) % every == 0 or number + 1 == games):
+            progress(f"loophole: {number + 1}/{games} games, {tally.play.count:,} moves "
+                     f"({time.perf_counter() - started:.1f} s)")
     elapsed = time.perf_counter() - started
     moves = tally.play.count
     return {

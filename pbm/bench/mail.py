@@ -62,6 +62,7 @@ from typing import Any
 from aiosmtpd.controller import Controller
 
 from pbm.bench import fsyncs, statements
+from pbm.bench.progress import Progress, quiet
 from pbm.games.loophole import GAME as LOOPHOLE
 
 ADDRESS = "pbm@bench.test"
@@ -368,7 +369,8 @@ def _rounded(value: float | None, digits: int = 2) -> float | None:
 
 
 def run(boards: int = 10, moves_per_board: int = 100, seed: int = 1,
-        connections: int = 1, database: str | None = None, nodes: int = 1) -> dict[str, Any]:
+        connections: int = 1, database: str | None = None, nodes: int = 1,
+        progress: Progress = quiet) -> dict[str, Any]:
     if nodes > 1 and database is None:
         raise ValueError("several nodes share a PostgreSQL database: give --database")
     streams = workload(boards, moves_per_board, seed, connections)
@@ -382,6 +384,9 @@ def run(boards: int = 10, moves_per_board: int = 100, seed: int = 1,
         config = _write_config(folder, url)
         servers: list[_Traced] = []
         try:
+            progress(f"mail: starting {nodes} pbm serve node(s) on "
+                     f"{'PostgreSQL' if url else 'SQLite'}"
+                     f"{' under strace' if trace else ''}")
             for n in range(nodes):
                 servers.append(_start_counted(folder, config, f"serve{n}", trace))
             ports = [server.port for server in servers]
@@ -389,6 +394,7 @@ def run(boards: int = 10, moves_per_board: int = 100, seed: int = 1,
             challenger = PLAYERS[0][2]
             setup += [(challenger, player_mail(challenger, "loophole challenge alice bob"))
                       for _ in range(boards)]
+            progress(f"mail: setup: {len(PLAYERS)} sign-ups and {boards} challenge(s)")
             _send_all(ports[0], setup)
             before = 2 + 2 * boards  # two welcomes, and each new board to both players
             _wait_for(maildir, before)
@@ -396,9 +402,13 @@ def run(boards: int = 10, moves_per_board: int = 100, seed: int = 1,
             setup_mails = set(os.listdir(maildir / "new"))
             counts_before = [server.statements() for server in servers]
             cpu_before, since = _cpu_sum(servers), time.time()
+            progress(f"mail: sending {count} moves over {connections} connection(s)")
             started = time.perf_counter()
             accepted = started + _send_parallel(ports, streams)
+            progress(f"mail: every move answered 250 after {accepted - started:.1f} s; "
+                     f"waiting for their {2 * count} board mails")
             finished = _wait_for(maildir, before + 2 * count)
+            progress(f"mail: delivered after {finished - started:.1f} s")
             # The courier's closing commit, and any mail delivered twice, come by now.
             time.sleep(SETTLE_SECONDS)
             cpu_after, until = _cpu_sum(servers), time.time()
@@ -409,7 +419,9 @@ def run(boards: int = 10, moves_per_board: int = 100, seed: int = 1,
             for server in servers:
                 server.stop()
         calls = [server.fsyncs(since, until) for server in servers]
+        progress("mail: the minimal durable server, the same moves")
         floor = durable_floor(streams, folder / "floor", board_mail_bytes, trace)
+    progress("mail: the do-nothing aiosmtpd, the same moves")
     ceiling = baseline(streams)
     served = count / (finished - started)
     writer = sum(after.get(statements.WRITER, 0) - ahead.get(statements.WRITER, 0)

@@ -19,6 +19,7 @@ from pbm.bench.mail import (
     player_mail,
     workload,
 )
+from pbm.bench.progress import Progress, quiet
 
 MOVES_PER_BOARD = 230  # random Loophole games here last 236 moves or more
 
@@ -30,7 +31,8 @@ def resident_kib(pid: int) -> int:
     raise RuntimeError("no VmRSS in /proc (Linux only)")
 
 
-def run(mails: int = 100_000, first: int = 1_000) -> dict[str, float]:
+def run(mails: int = 100_000, first: int = 1_000, progress: Progress = quiet
+        ) -> dict[str, float]:
     boards = -(-mails // MOVES_PER_BOARD)
     moves = workload(boards, MOVES_PER_BOARD, seed=5)[0][:mails]
     with tempfile.TemporaryDirectory(prefix="pbm-bench-") as tmp:
@@ -41,6 +43,7 @@ def run(mails: int = 100_000, first: int = 1_000) -> dict[str, float]:
             setup = [(a, player_mail(a, f"signup {u} {p}")) for u, p, a in PLAYERS]
             setup += [(challenger, player_mail(challenger, "loophole challenge alice bob"))
                       for _ in range(boards)]
+            progress(f"memory: setup: {len(PLAYERS)} sign-ups and {boards} challenges")
             _send_all(port, setup)
             delivered = 2 + 2 * boards
             readings = {}
@@ -49,6 +52,7 @@ def run(mails: int = 100_000, first: int = 1_000) -> dict[str, float]:
                 _send_all(port, moves[done:upto])
                 _wait_for(folder / "maildir", delivered + 2 * upto)
                 readings[stage] = resident_kib(process.pid)
+                progress(f"memory: after {upto:,} mails: {readings[stage]:,} KiB resident")
         finally:
             process.terminate()
             process.wait(timeout=60)

@@ -70,8 +70,9 @@ def run(mails: int = 20, progress: Callable[[str], None] | None = None
             process.append(_timed([*pbm, "process", "--sender", sender], raw, folder))
             floor.append(_timed([python, "-c", "import sqlalchemy.orm"]))
             if progress is not None:
-                progress(f"mail {number}/{mails}: pbm process {process[-1][0] * 1000:.1f} ms "
-                         f"CPU ({process[-1][1] * 1000:.1f} ms wall), import sqlalchemy.orm "
+                progress(f"process: mail {number}/{mails}: pbm process "
+                         f"{process[-1][0] * 1000:.1f} ms CPU "
+                         f"({process[-1][1] * 1000:.1f} ms wall), import sqlalchemy.orm "
                          f"{floor[-1][0] * 1000:.1f} ms CPU")
     cpu, import_cpu = _median([p[0] for p in process]), _median([f[0] for f in floor])
     return {

@@ -22,6 +22,7 @@ from sqlalchemy import insert
 from sqlalchemy.orm import Session, sessionmaker
 
 from pbm.accounts.passwords import hash_password
+from pbm.bench.progress import Progress, quiet
 from pbm.commands.dispatch import run_line
 from pbm.config import LimitSettings
 from pbm.context import Context
@@ -158,7 +159,8 @@ def _newest_board(factory: sessionmaker[Session]) -> int:
         return int(session.scalar(select(func.max(Board.id))) or 0)
 
 
-def run(small: int = 1_000, big: int = 100_000, users: int = 10_000) -> dict[str, float]:
+def run(small: int = 1_000, big: int = 100_000, users: int = 10_000,
+        progress: Progress = quiet) -> dict[str, float]:
     figures: dict[str, float] = {"small_boards": small, "big_boards": big, "users": users}
     with tempfile.TemporaryDirectory(prefix="pbm-bench-") as tmp:
         folder = Path(tmp)
@@ -168,11 +170,16 @@ def run(small: int = 1_000, big: int = 100_000, users: int = 10_000) -> dict[str
         }
         measured = {}
         for name, make in built.items():
+            progress(f"scale: building the {name} store ({figures[f'{name}_boards']:,} "
+                     f"boards, {users:,} players)")
             started = time.perf_counter()
             factory = make()
             figures[f"build_{name}_seconds"] = round(time.perf_counter() - started, 1)
+            progress(f"scale: {name} store built in {figures[f'build_{name}_seconds']} s; "
+                     "timing move, show, games, the turn list, showas")
             measured[name] = operations(factory)
             if name == "big":
+                progress("scale: a long game in the big store")
                 figures.update(long_game(factory))
     for operation, small_us in measured["small"].items():
         big_us = measured["big"][operation]

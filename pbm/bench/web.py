@@ -23,6 +23,7 @@ from pathlib import Path
 
 import aiohttp
 
+from pbm.bench.progress import Progress, quiet
 from pbm.bench.scale import build
 
 SERVING = re.compile(r"web view on http://([\d.]+):(\d+)/")
@@ -106,16 +107,19 @@ def measure(url: str, boards: int, pages: int, seed: int, folder: Path) -> dict[
 
 
 def run(small: int = 1_000, big: int = 100_000, pages: int = 1_000, users: int = 10_000,
-        seed: int = 1) -> dict[str, float]:
+        seed: int = 1, progress: Progress = quiet) -> dict[str, float]:
     figures: dict[str, float] = {"small_boards": small, "big_boards": big,
                                  "pages_asked": min(pages, small) - 20}
     with tempfile.TemporaryDirectory(prefix="pbm-bench-web-") as tmp:
         folder = Path(tmp)
         for name, boards in (("small", small), ("big", big)):
             url = f"sqlite:///{folder / f'{name}.sqlite'}"
+            progress(f"web: building the {name} store ({boards:,} boards, {users:,} players)")
             started = time.perf_counter()
             build(url, boards, users).kw["bind"].dispose()
             figures[f"build_{name}_seconds"] = round(time.perf_counter() - started, 1)
+            progress(f"web: {name} store built in {figures[f'build_{name}_seconds']} s; "
+                     f"asking a real pbm web for {min(pages, small) - 20} board pages")
             for key, value in measure(url, boards, min(pages, small), seed,
                                       folder).items():
                 figures[f"{name}_{key}"] = value

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NoReturn
@@ -17,6 +18,8 @@ if TYPE_CHECKING:
 EX_TEMPFAIL = 75  # sysexits.h: the MTA keeps the mail and tries again later
 EX_DATAERR = 65  # sysexits.h: the MTA bounces the mail with our message
 EX_CONFIG = 2
+
+log = logging.getLogger("pbm.cli")
 
 
 @dataclass
@@ -46,6 +49,8 @@ class App:
             except OSError as err:
                 fail(f"cannot open the log file {self._config.log_path}: {err.strerror}",
                      self.config_failure_status)
+            log.debug("settings from %s (%s), paths relative to %s", self._config.source,
+                      _chosen_by(self.config_path), self._config.base_dir)
         return self._config
 
     def store(self, migrate: bool = True, *, read_only: bool = False,
@@ -67,6 +72,20 @@ class App:
                 fail(str(err), 1)
             self._engine = engine
         return session_factory(self._engine, read_only=read_only)
+
+
+def _chosen_by(config_path: str | None) -> str:
+    """How the settings file was chosen, in the order load() looks."""
+    import os
+
+    from pbm.config import DEFAULT_FILE, ENV_FILE
+
+    if config_path:
+        return "--config"
+    if os.environ.get(ENV_FILE):
+        return f"${ENV_FILE}"
+    return f"./{DEFAULT_FILE} in {os.getcwd()}" if os.path.isfile(DEFAULT_FILE) \
+        else f"no --config, no ${ENV_FILE}, no ./{DEFAULT_FILE}: built-in defaults"
 
 
 class SchemaRefused(Exception):

@@ -29,7 +29,8 @@ def db_backup(app: App, file: Path, force: bool) -> None:
                    "with its own tools", err=True)
         sys.exit(1)
     try:
-        verdict = backup(Path(url.database), file, force=force)
+        verdict = backup(Path(url.database), file, force=force,
+                         progress=lambda line: click.echo(f"pbm db backup: {line}", err=True))
     except BackupError as err:
         click.echo(f"pbm: {err}", err=True)
         sys.exit(1)

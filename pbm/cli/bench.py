@@ -12,6 +12,12 @@ from pbm.cli.app import main
 as_json = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 
 
+def _progress(line: str) -> None:
+    """A step of a bench as it goes, on standard error: standard output keeps the figures
+    alone, as scripts parse them."""
+    click.echo(line, err=True)
+
+
 def _report(figures: dict[str, Any], as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(figures))
@@ -34,7 +40,7 @@ def loophole(games: int, seed: int, as_json: bool) -> None:
     """Random Loophole games to the end: moves per second and win-check cost per move."""
     from pbm.bench.loophole import run
 
-    _report(run(games, seed), as_json)
+    _report(run(games, seed, progress=_progress), as_json)
 
 
 @bench.command()
@@ -58,7 +64,7 @@ def mail(boards: int, moves: int, connections: int, seed: int, database: str | N
     from pbm.bench.mail import run
 
     try:
-        figures = run(boards, moves, seed, connections, database, nodes)
+        figures = run(boards, moves, seed, connections, database, nodes, progress=_progress)
     except ValueError as err:
         raise click.UsageError(str(err)) from None
     _report(figures, as_json)
@@ -72,7 +78,7 @@ def process(mails: int, as_json: bool) -> None:
     line per mail on stderr as it goes)."""
     from pbm.bench.process import run
 
-    _report(run(mails, progress=lambda line: click.echo(line, err=True)), as_json)
+    _report(run(mails, progress=_progress), as_json)
 
 
 @bench.command()
@@ -85,7 +91,7 @@ def scale(small: int, big: int, users: int, as_json: bool) -> None:
     and last moves."""
     from pbm.bench.scale import run
 
-    _report(run(small, big, users), as_json)
+    _report(run(small, big, users, progress=_progress), as_json)
 
 
 @bench.command()
@@ -100,7 +106,7 @@ def web(small: int, big: int, pages: int, seed: int, as_json: bool) -> None:
     from the same server, at SMALL and at BIG boards; reloads answered 304 too."""
     from pbm.bench.web import run
 
-    _report(run(small, big, pages, seed=seed), as_json)
+    _report(run(small, big, pages, seed=seed, progress=_progress), as_json)
 
 
 @bench.command()
@@ -112,7 +118,7 @@ def memory(mails: int, first: int, as_json: bool) -> None:
     """Resident memory of `pbm serve` after the first mails and after all of them."""
     from pbm.bench.memory import run
 
-    _report(run(mails, first), as_json)
+    _report(run(mails, first, progress=_progress), as_json)
 
 
 @bench.command()
@@ -144,7 +150,7 @@ def bots(games: int, names: tuple[str, ...], seconds: float, pairings: tuple[str
     chosen_pairings = [pair for pair in PAIRINGS
                        if not pairings or "-".join(map(bot_userid, pair)) in pairings]
     _report(run(games, chosen, seconds, seed, workers,
-                progress=lambda line: click.echo(line, err=True), pairings=chosen_pairings),
+                progress=_progress, pairings=chosen_pairings),
             as_json)
 
 
@@ -160,7 +166,7 @@ def swiss(players: int, rounds: int | None, seed: int, as_json: bool) -> None:
     from pbm.tournaments.swiss import recommended_rounds
 
     count = rounds or recommended_rounds(players)
-    seconds = simulate(players, count, seed)
+    seconds = simulate(players, count, seed, progress=_progress)
     _report({"players": players, "rounds": count,
              "seconds_per_round": [round(s, 3) for s in seconds],
              "slowest_round_seconds": round(max(seconds), 3),

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,6 +20,11 @@ from pbm.cli.app import (
     migrate_to_head,
     pass_app,
 )
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session, sessionmaker
+
+    from pbm.mail.receive import Prepared
 
 log = logging.getLogger("pbm.process")
 
@@ -162,28 +169,66 @@ def process(app: App, sender: str | None, client_address: str) -> None:
     is not at fault, so the MTA keeps it and tries again later.
     """
     app.config_failure_status = EX_TEMPFAIL
+    # Postfix's pipe puts what a failed command wrote into its log and the bounce, cut
+    # short: the outcome goes first, in one short line, and what else was written (log
+    # lines, a traceback, the outcome's whole text) after it.
+    held, real = io.StringIO(), sys.stderr
+    status, outcome = 0, ""
+    sys.stderr = held
     try:
-        _process(app, sender, client_address)
+        outcome = _process(app, sender, client_address)
+    except _Outcome as stop:
+        status, outcome = stop.status, stop.line
+    except SystemExit as stop:  # app.config or the store failed: their line is held already
+        status = stop.code if isinstance(stop.code, int) else EX_TEMPFAIL
     except Exception as err:  # a bug: never the mail's fault, so the MTA must keep it
         import traceback
 
         traceback.print_exc(file=sys.stderr)
-        click.echo(f"pbm process: failed, mail kept for later: {type(err).__name__}: {err}",
-                   err=True)
-        sys.exit(EX_TEMPFAIL)
+        status, outcome = EX_TEMPFAIL, f"failed, mail kept for later: {type(err).__name__}: {err}"
+    finally:
+        sys.stderr = real
+        _tell(outcome, held.getvalue())
+    sys.exit(status)
 
 
-def _process(app: App, sender: str | None, client_address: str = "") -> None:
+SHORT = 100  # characters: Postfix's pipe keeps about this much of what pbm wrote, or more
+
+
+class _Outcome(Exception):
+    """`pbm process` ends with this exit status and outcome line."""
+
+    def __init__(self, status: int, line: str):
+        super().__init__(line)
+        self.status, self.line = status, line
+
+
+def _tell(outcome: str, rest: str) -> None:
+    """The outcome line first (cut to SHORT, the whole of it after when cut), then the rest."""
+    if outcome:
+        line = f"pbm: {outcome}"
+        if len(line) > SHORT:
+            cut = line[:SHORT - 3].rsplit(" ", 1)[0]
+            click.echo(f"{cut}...", err=True)
+            rest = f"pbm process: {outcome}\n{rest}"
+        else:
+            click.echo(line, err=True)
+    if rest:
+        click.echo(rest, err=True, nl=False)
+
+
+def _process(app: App, sender: str | None, client_address: str = "") -> str:
+    """Handle the mail on standard input; its outcome line. Raises _Outcome for a mail not
+    stored."""
     config = app.config
     limit = config.smtpd.max_message_bytes
     raw = sys.stdin.buffer.read(limit + 1)
     if len(raw) > limit:
-        click.echo(f"pbm process: message larger than {limit} bytes refused", err=True)
-        sys.exit(EX_DATAERR)
+        raise _Outcome(EX_DATAERR, f"refused: message larger than {limit} bytes")
     # Postfix passes "" (${sender} with null_sender=, or $SENDER) for the null sender.
     envelope_from = "<>" if sender == "" else (sender or "")
     from pbm.mail.authenticity import source
-    from pbm.mail.receive import Prepared, check_ahead, prepare, receive
+    from pbm.mail.receive import Received, check_ahead, prepare, receive
     from pbm.mail.screen import Refusal, time_limit
 
     prepared: Prepared | None = None
@@ -192,8 +237,7 @@ def _process(app: App, sender: str | None, client_address: str = "") -> None:
             prepared = prepare(raw, envelope_from, config.limits, config.server.authserv_id,
                                source(client_address, config.smtpd.relay_networks))
     except Refusal as refusal:  # never acceptable: the MTA bounces it with this text
-        click.echo(f"pbm process: message refused: {refusal}", err=True)
-        sys.exit(EX_DATAERR)
+        raise _Outcome(EX_DATAERR, f"refused: {refusal}") from None
     except Exception:  # a bug in reading it: stored all the same, as failed
         prepared = None
     from sqlalchemy.exc import DatabaseError
@@ -208,17 +252,19 @@ def _process(app: App, sender: str | None, client_address: str = "") -> None:
         if prepared is not None:
             with session_factory(engine, read_only=True)() as reader:
                 prepared = check_ahead(prepared, reader, config.limits)
-        _result, queued = receive(factory, config, raw, envelope_from, prepared)
+        result, queued = receive(factory, config, raw, envelope_from, prepared)
     except Refusal as refusal:  # a sender over the rate: the MTA keeps the mail for later
-        click.echo(f"pbm process: not now: {refusal}", err=True)
-        sys.exit(EX_TEMPFAIL)
+        raise _Outcome(EX_TEMPFAIL, f"not now, mail kept for later: {refusal}") from None
     except (StoreUnavailable, SchemaRefused) as err:
-        click.echo(f"pbm process: not stored, mail kept for later: {err}", err=True)
-        sys.exit(EX_TEMPFAIL)
+        raise _Outcome(EX_TEMPFAIL, f"not stored, mail kept for later: {err}") from None
     except DatabaseError as err:
-        click.echo(f"pbm process: not stored, mail kept for later: {why_unusable(engine, err)}",
-                   err=True)
-        sys.exit(EX_TEMPFAIL)
+        raise _Outcome(EX_TEMPFAIL, "not stored, mail kept for later: "
+                                    f"{why_unusable(engine, err)}") from None
+    ident, state = _stored_as(factory, raw, prepared)
+    if result is Received.DUPLICATE:
+        return f"received before as inbound mail {ident}: not handled again"
+    replies = f"{len(queued)} repl{'y' if len(queued) == 1 else 'ies'} queued"
+    outcome = f"stored inbound mail {ident} ({state}): {replies}"
     if queued:
         # Deliver this mail's replies now; whatever fails stays queued for `pbm serve` or
         # `pbm outbox flush` to retry.
@@ -232,9 +278,27 @@ def _process(app: App, sender: str | None, client_address: str = "") -> None:
         if undelivered:
             note = (f"stored; {undelivered} of its {len(queued)} repl(ies) not delivered now, "
                     "left in the outbox for `pbm serve` or `pbm outbox flush` (see `pbm outbox`)")
-            click.echo(f"pbm process: {note}", err=True)
+            outcome += f", {undelivered} left in the outbox (see `pbm outbox`)"
             if config.log_path is not None:  # else the log is this same standard error
-                log.warning("%s", note)
+                log.warning("inbound mail %s %s", ident, note)
+    return outcome
+
+
+def _stored_as(factory: sessionmaker[Session], raw: bytes, prepared: Prepared | None
+               ) -> tuple[object, str]:
+    """The stored mail's id and status, found by its Message-ID (one indexed read)."""
+    from sqlalchemy import select
+
+    from pbm.db.models import InboundMessage
+    from pbm.mail import inbound
+
+    key = prepared.mail.message_key if prepared is not None else inbound.message_key(raw)
+    with factory() as session:
+        row = session.execute(select(InboundMessage.id, InboundMessage.status)
+                              .where(InboundMessage.message_key == key)).first()
+    if row is None:
+        return "?", "?"
+    return row.id, str(getattr(row.status, "value", row.status))
 
 
 @main.command()

@@ -79,7 +79,8 @@ def db_copy(app: App, url: str, batch: int) -> None:
     click.echo(f"copying {masked(app.config.database_url)} to {masked(url)}")
     try:
         counts = copy_database(source, target, batch=batch,
-                               progress=lambda table, rows: click.echo(f"{rows:>10}  {table}"))
+                               progress=lambda line: click.echo(f"pbm db copy: {line}",
+                                                                err=True))
     except CopyRefused as err:
         fail(str(err), 1)
     finally:

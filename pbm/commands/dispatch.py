@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from contextlib import AbstractContextManager, nullcontext
 
 from pbm.accounts import logins
@@ -13,6 +14,8 @@ from pbm.context import CommandError, Context, shorten
 from pbm.games import registry
 from pbm.games.base import UserError
 from pbm.views.news import tell
+
+log = logging.getLogger(__name__)
 
 
 def run_lines(ctx: Context, lines: list[str]) -> None:
@@ -31,6 +34,7 @@ def run_line(ctx: Context, line: str) -> None:
         ctx.failures += 1
         ctx.answer(err.subject or "pbm error",
                    f"{err}\n\nYour command began with: {first}\n")
+        log.debug("command ?: not a command")  # its words may be anything, a password too
         return
     replies_before = len(ctx.replies)
     ctx.password_accepted = False
@@ -46,8 +50,20 @@ def run_line(ctx: Context, line: str) -> None:
         del ctx.replies[replies_before:]
         ctx.failures += 1
         ctx.answer(_error_subject(invocation), _error_body(ctx, err, invocation))
+        log.debug("command %s: refused (%s), %d repl%s", _name(invocation),
+                  type(err).__name__, len(ctx.replies) - replies_before,
+                  "y" if len(ctx.replies) - replies_before == 1 else "ies")
+    else:
+        log.debug("command %s: done, %d repl%s", _name(invocation),
+                  len(ctx.replies) - replies_before,
+                  "y" if len(ctx.replies) - replies_before == 1 else "ies")
     if ctx.unrecorded_failures:
         logins.record_failures(ctx)
+
+
+def _name(invocation: Invocation) -> str:
+    """The command's name for the log ("trou move"), never its words (they hold passwords)."""
+    return " ".join(filter(None, (invocation.game, invocation.command.name)))
 
 
 def _savepoint(ctx: Context) -> AbstractContextManager[object]:

@@ -25,6 +25,7 @@ from pbm.db.models import Base
 from pbm.db.session import StoreUnavailable, current_revision, sqlite_file
 
 BATCH = 1000
+EVERY = 10_000  # rows between two progress lines of a big table
 
 # SQLite's unix VFS: every connection to a WAL database holds a shared lock on this byte of
 # the -shm file while it is open (os_unix.c: UNIX_SHM_DMS = (22 + 8) * 4 + 8).
@@ -40,9 +41,15 @@ def tables() -> list[Table]:
     return list(Base.metadata.sorted_tables)
 
 
+Progress = Callable[[str], None]
+
+
 def copy_database(source: Engine, target: Engine, *, batch: int = BATCH,
-                  progress: Callable[[str, int], None] | None = None) -> dict[str, int]:
-    """Copy every row of `source` into the empty database `target`; rows per table."""
+                  progress: Progress | None = None, every: int = EVERY) -> dict[str, int]:
+    """Copy every row of `source` into the empty database `target`; rows per table.
+
+    `progress` hears a line per table as it is done ("users: 1,200 rows"), and one for
+    each `every` rows of a table along the way ("outbox: 20,000 rows so far")."""
     refuse_busy_source(source)
     revision = _revision(source, "source")
     if revision != SCHEMA_REVISION:
@@ -52,12 +59,18 @@ def copy_database(source: Engine, target: Engine, *, batch: int = BATCH,
     with _snapshot(source) as reader, target.begin() as writer:
         counts: dict[str, int] = {}
         for table in tables():
-            counts[table.name] = _copy_table(reader, writer, table, batch)
+            counts[table.name] = _copy_table(reader, writer, table, batch, progress, every)
             if progress is not None:
-                progress(table.name, counts[table.name])
+                progress(f"{table.name}: {counts[table.name]:,} rows")
         if writer.dialect.name == "postgresql":
+            if progress is not None:
+                progress("moving the id sequences past the copied ids")
             _advance_sequences(writer)
+        if progress is not None:
+            progress("counting every table again on both sides")
         _check_counts(reader, writer, counts)
+        if progress is not None:
+            progress("committing the target")
     return counts
 
 
@@ -162,14 +175,17 @@ def _snapshot(source: Engine) -> Iterator[Connection]:
         yield conn
 
 
-def _copy_table(reader: Connection, writer: Connection, table: Table, batch: int) -> int:
+def _copy_table(reader: Connection, writer: Connection, table: Table, batch: int,
+                progress: Progress | None = None, every: int = EVERY) -> int:
     """Stream one table's rows over in batches (never the whole table in memory)."""
     query = select(table).order_by(*table.primary_key.columns)
     result = reader.execution_options(stream_results=True, yield_per=batch).execute(query)
     copied = 0
     for rows in result.partitions():
         writer.execute(insert(table), [row._asdict() for row in rows])
-        copied += len(rows)
+        before, copied = copied, copied + len(rows)
+        if progress is not None and copied // every > before // every:
+            progress(f"{table.name}: {copied:,} rows so far")
     return copied
 
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, make_url, text
 from sqlalchemy.exc import DatabaseError, ProgrammingError
 from sqlalchemy.orm import Session, sessionmaker
 
+from pbm.config import masked
 from pbm.db import SCHEMA_REVISION, engines
+
+log = logging.getLogger(__name__)
 
 
 class SchemaNotCurrent(Exception):
@@ -44,6 +48,8 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
             path.parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url)
     engines.prepare(engine)
+    log.debug("database %s (%s)", masked(url),
+              f"SQLite file {path.absolute()}" if path is not None else engine.dialect.name)
     return engine
 
 

@@ -22,6 +22,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session, sessionmaker
 
+from pbm import logs
 from pbm.config import DeliverySettings
 from pbm.db.models import OutboxMail, OutboxStatus
 from pbm.db.session import session_factory, tuned
@@ -141,7 +142,15 @@ class Outbox:
             statement, values["ids"] = CLAIM_AMONG, only
         with self.engine.begin() as conn:
             rows = conn.execute(statement, values).all()
-        return sorted((Parcel(*row) for row in rows), key=lambda parcel: parcel.id)
+        parcels = sorted((Parcel(*row) for row in rows), key=lambda parcel: parcel.id)
+        if parcels:
+            log.debug("courier %s claimed outbox mail(s) %s", self.me,
+                      ", ".join(f"{parcel.id} to {logs.clean(parcel.recipient)} "
+                                f"({len(parcel.raw)} bytes, try {parcel.attempts + 1})"
+                                for parcel in parcels[:MAX_LOGGED_PARCELS])
+                      + (f" and {len(parcels) - MAX_LOGGED_PARCELS} more"
+                         if len(parcels) > MAX_LOGGED_PARCELS else ""))
+        return parcels
 
     def renew(self, parcels: list[Parcel], now: datetime) -> None:
         """Keep a long round's claims fresh, so the lease never hands them to another."""
@@ -208,6 +217,8 @@ class Outbox:
         with (self.engine if durable else self.lazy_engine).begin() as conn:
             for chunk in _chunks(ids):
                 conn.execute(SENT, {"ids": chunk, "now": now})
+        log.debug("recorded %d outbox mail(s) sent%s: %s", len(ids),
+                  "" if durable else " (lazy commit)", _few(ids))
 
     def retry_later(self, parcel: Parcel, error: str, now: datetime) -> bool:
         """A temporary failure of this one mail: try again after its backoff, or give up
@@ -224,6 +235,8 @@ class Outbox:
         self._set(parcel.id, status=OutboxStatus.PENDING, last_error=error,
                   attempts=OutboxMail.attempts + 1,
                   next_attempt_at=now + timedelta(seconds=delay))
+        log.debug("outbox mail %d to %s: tries again in %d s", parcel.id,
+                  logs.clean(parcel.recipient), delay)
         return False
 
     def fail(self, parcel: Parcel, error: str) -> None:
@@ -332,6 +345,15 @@ def _by_claim(claims: list[tuple[int, str | None, datetime | None]]
 def _same(column: Any, value: Any) -> Any:
     """`column` holds `value`, None included."""
     return column.is_(None) if value is None else column == value
+
+
+MAX_LOGGED_PARCELS = 20  # a debug line names this many mails, then counts the rest
+
+
+def _few(ids: list[int]) -> str:
+    shown = ", ".join(str(ident) for ident in ids[:MAX_LOGGED_PARCELS])
+    more = len(ids) - MAX_LOGGED_PARCELS
+    return shown + (f" and {more} more" if more > 0 else "")
 
 
 def _chunks(ids: list[int]) -> list[list[int]]:

@@ -87,12 +87,21 @@ def prepare(raw: bytes, envelope_from: str, limits: LimitSettings, authserv_id: 
     names the MTA whose verdict on the sender is believed; `source` is where it came from."""
     mail = parsing.read(raw, envelope_from, limits, authserv_id)
     if not mail.auto:
-        return Prepared(mail, parsing.commands(mail, limits.commands_per_mail), source=source)
+        found = parsing.commands(mail, limits.commands_per_mail)
+        log.debug("read a mail of %d bytes from %s (envelope %s, source %s): %d command "
+                  "line(s), %d left out", len(raw), logs.clean(mail.sender),
+                  logs.clean(envelope_from), logs.clean(source), len(found.lines),
+                  found.left_out)
+        return Prepared(mail, found, source=source)
     # Automatic mail is never answered, so its lines are not read for commands; only it
     # can be a bounce (and only then is the bounce reader loaded).
     from pbm.mail import bounces
 
-    return Prepared(mail, parsing.Commands([], None), source=source, bounce=bounces.read(raw))
+    report = bounces.read(raw)
+    log.debug("read an automatic mail of %d bytes from %s (envelope %s): not answered, %s",
+              len(raw), logs.clean(mail.sender), logs.clean(envelope_from),
+              "a bounce report" if report is not None else "no bounce report")
+    return Prepared(mail, parsing.Commands([], None), source=source, bounce=report)
 
 
 def check_ahead(prepared: Prepared, reader: Session, limits: LimitSettings) -> Prepared:
@@ -454,5 +463,24 @@ def queue(session: Session, config: Config, replies: list[Reply],
     if not rows:
         return []
     session.flush()  # the inbound row the outbox rows point to
-    inserted = session.connection().execute(insert(OutboxMail).returning(OutboxMail.id), rows)
-    return sorted(inserted.scalars())
+    if not log.isEnabledFor(logging.DEBUG):
+        inserted = session.connection().execute(insert(OutboxMail).returning(OutboxMail.id),
+                                                rows)
+        return sorted(inserted.scalars())
+    # The ids come back in no given order: the Message-ID (unique) says which row is which.
+    pairs = session.connection().execute(
+        insert(OutboxMail).returning(OutboxMail.id, OutboxMail.message_id), rows).all()
+    by_message_id = {str(row["message_id"]): (str(row["recipient"]), str(row["subject"]))
+                     for row in rows}
+    for ident, given in sorted(pairs):
+        recipient, subject = by_message_id[str(given)]
+        log.debug("queued outbox mail %d to %s: %s", ident, logs.clean(recipient),
+                  first_words(subject))
+    return sorted(ident for ident, _ in pairs)
+
+
+def first_words(subject: str, count: int = 4) -> str:
+    """The start of a reply's Subject for a log line (ours, but it may quote a board name)."""
+    words = subject.split()
+    return " ".join(logs.clean(word) for word in words[:count]) + \
+        (" ..." if len(words) > count else "")

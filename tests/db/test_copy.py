@@ -252,11 +252,19 @@ def test_postgresql_back_to_sqlite_and_sqlite_to_sqlite(source: Store, pg_url: s
 
 def test_the_copy_reads_in_batches_and_reports_each_table(source: Store, tmp_path: Path):
     target = make_engine(f"sqlite:///{tmp_path / 'copy.sqlite'}")
-    seen: list[tuple[str, int]] = []
-    counts = copy_database(make_engine(source.url), target, batch=3,
-                           progress=lambda table, rows: seen.append((table, rows)))
-    assert seen == list(counts.items())
-    assert [name for name, _ in seen] == [t.name for t in tables()]
+    seen: list[str] = []
+    counts = copy_database(make_engine(source.url), target, batch=3, every=5,
+                           progress=seen.append)
+    done = [line for line in seen if line.endswith(" rows")]
+    assert done == [f"{name}: {rows:,} rows" for name, rows in counts.items()]
+    assert seen[-2:] == ["counting every table again on both sides", "committing the target"]
+    # A table of more than `every` rows says how far it is on the way, each 5 rows here
+    # (read 3 at a time: the line comes with the batch that passes 5, 10, ...).
+    big = max(counts, key=lambda name: counts[name])
+    assert counts[big] >= 5, counts
+    along = [line for line in seen if line.startswith(f"{big}: ") and "so far" in line]
+    assert len(along) == counts[big] // 5, seen
+    assert seen.index(along[-1]) < seen.index(f"{big}: {counts[big]:,} rows")
     assert counts == {name: len(rows) for name, rows in source.rows().items()}
     # Foreign-key order: every table comes after the tables it refers to.
     order = [t.name for t in tables()]
@@ -337,3 +345,15 @@ def test_a_postgresql_source_in_use_is_refused(source: Store, pg_url: str, tmp_p
             copy_database(make_engine(pg_url), make_engine(f"sqlite:///{tmp_path / 'c.sqlite'}"))
     node.dispose()
 
+
+
+def test_the_cli_says_each_table_on_standard_error(source: Store, tmp_path: Path):
+    result = copy_cli(source.url, f"sqlite:///{tmp_path / 'copy.sqlite'}")
+    assert result.exit_code == 0, result.output
+    counts = {name: len(rows) for name, rows in source.rows().items()}
+    lines = result.stderr.splitlines()
+    for name, rows in counts.items():
+        assert f"pbm db copy: {name}: {rows:,} rows" in lines, result.stderr
+    assert lines[-1] == "pbm db copy: committing the target"
+    out = result.stdout.splitlines()  # the start and the end only: the steps are not there
+    assert len(out) == 2 and out[0].startswith("copying ") and "counts checked" in out[1]

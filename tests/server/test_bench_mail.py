@@ -62,7 +62,12 @@ def test_on_sqlite_the_servers_cpu_statements_and_fsyncs_per_move_are_counted():
     result = CliRunner().invoke(main, ["bench", "mail", "--boards", "2", "--moves", "6",
                                        "--json"])
     assert result.exit_code == 0, result.output
-    figures = json.loads(result.output)
+    figures = json.loads(result.stdout)  # the figures alone: the steps go to standard error
+    steps = result.stderr.splitlines()
+    assert steps[0] == "mail: starting 1 pbm serve node(s) on SQLite under strace", steps
+    assert "mail: sending 12 moves over 1 connection(s)" in steps
+    assert any(step.startswith("mail: delivered after ") for step in steps), steps
+    assert steps[-1] == "mail: the do-nothing aiosmtpd, the same moves"
     assert figures["database"] == "sqlite" and figures["mails_delivered_twice"] == 0
     assert figures["moves"] == 12 and figures["server_cpu_ms_per_move"] > 0
     assert figures["durable_floor_mails_per_second"] > 0 and figures["durable_floor_ratio"] > 0
@@ -83,7 +88,8 @@ def test_without_strace_fsyncs_show_as_n_a_and_the_reason_is_given(tmp_path, mon
     monkeypatch.setenv("PATH", str(tmp_path))  # a folder without strace in it
     result = CliRunner().invoke(main, ["bench", "mail", "--boards", "1", "--moves", "2"])
     assert result.exit_code == 0, result.output
-    lines = {line.split()[0]: line.split(None, 1)[1] for line in result.output.splitlines()}
+    lines = {line.split()[0]: line.split(None, 1)[1] for line in result.stdout.splitlines()}
+    assert result.stderr.startswith("mail: starting 1 pbm serve node(s) on SQLite\n")
     assert lines["fsyncs_per_move"] == lines["durable_floor_fsyncs_per_move"] == "n/a"
     assert lines["fsyncs_counted_by"] == "n/a: strace is not installed (apt-get install strace)"
     assert float(lines["sql_statements_per_move"]) > 0  # counted inside the server, as ever

@@ -14,6 +14,10 @@ def test_bench_web_reports_its_figures(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
+    # Its steps as it goes, on standard error.
+    assert "web: building the small store (60 boards, 10,000 players)" in done.stderr
+    assert "web: big store built in " in done.stderr
+    assert "asking a real pbm web for 40 board pages" in done.stderr
     assert figures["pages_asked"] == 40
     for store in ("small", "big"):
         for kind in ("board_page", "static", "board_page_again", "board_304"):
