@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from pbm.games import registry
 from pbm.games.bot_names import bots_play
@@ -648,4 +648,7 @@ def parse_relay(url: str, where: str = "delivery.relay") -> Relay:
         raise ConfigError(f"{where}: delivery.relay only knows the flag ?starttls (and "
                           f"smtps:// needs none), not {masked(url)!r}")
     tls = "smtps" if parts.scheme == "smtps" else "starttls" if flags else "none"
-    return Relay(parts.hostname, port, parts.username, parts.password, tls)
+    # A login that is a mail address may be written as is or with %40 for its @.
+    username = unquote(parts.username) if parts.username is not None else None
+    password = unquote(parts.password) if parts.password is not None else None
+    return Relay(parts.hostname, port, username, password, tls)

@@ -109,7 +109,7 @@ WRITES: set[tuple[str, ...]] = {
     ("outbox", "retry"), ("outbox", "flush"), ("outbox", "prune"),
     ("inbox", "retry"), ("inbox", "prune"),
     ("bench", "mail"), ("bench", "process"), ("bench", "scale"), ("bench", "memory"),
-    ("bench", "bots"), ("bench", "web"), ("web",),
+    ("bench", "bots"), ("bench", "web"), ("web",), ("imap",), ("dkim", "record"),
     ("tournament", "create"), ("tournament", "join"), ("tournament", "leave"),
     ("tournament", "start"), ("tournament", "cancel"), ("tournament", "show"),
 }

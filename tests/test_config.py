@@ -18,6 +18,8 @@ from pbm.config import (
     ConfigError,
     DatabaseSettings,
     DeliverySettings,
+    DkimSettings,
+    ImapSettings,
     LimitSettings,
     LoggingSettings,
     ServerSettings,
@@ -390,7 +392,8 @@ def test_example_config_documents_every_key():
 
 def test_sections_cover_every_settings_class():
     settings = {ServerSettings, SmtpdSettings, DatabaseSettings, DeliverySettings, LimitSettings,
-                TimeSettings, LoggingSettings, BotSettings, WebSettings}
+                TimeSettings, LoggingSettings, BotSettings, WebSettings, ImapSettings,
+                DkimSettings}
     assert set(SECTIONS.values()) == settings
     assert {f.name for f in fields(Config)} >= set(SECTIONS)
 
@@ -469,3 +472,47 @@ def test_web_settings_read():
                              "PBM_WEB_BASE_URL": "https://pbm.example.org/"})
     assert config.web.listen == "[::1]:8081"
     assert config.web.base_url == "https://pbm.example.org/"
+
+
+def settings_file(tmp_path: Path, text: str) -> Path:
+    file = tmp_path / "pbm.toml"
+    file.write_text(text, encoding="utf-8")
+    return file
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('[delivery]\nrelay = "smtp://games@mail.example.org:25"',
+     r"logs in as 'games' without TLS"),
+    ('[delivery]\nrelay = "smtps://mail.example.org:465?starttls"', r"smtps:// needs none"),
+    ('[imap]\nhost = "imap.example.org"\ntls = "none"\nuser = "a"', r"in the clear"),
+    ('[imap]\nhost = "imap.example.org"\ntls = "starttls"\nuser = "a"', r"RFC 8314"),
+    ('[imap]\nhost = "imap.example.org"', r"imap.user must be too"),
+    ('[imap]\nhost = "h"\nuser = "a"\nfolder = "a\\"b"', r"imap.folder must be a folder name"),
+    ('[imap]\nhost = "h"\nuser = "a"\nprocessed_folder = "INBOX"', r"three different"),
+    ('[imap]\nhost = "h"\nuser = "a"\nidle_seconds = 1800', r"RFC 2177"),
+    ('[imap]\nhost = "h"\nuser = "a"\npassword_file = "missing"', r"cannot read "
+     r"imap.password_file .*missing"),
+    ('[dkim]\ndomain = "example.org"', r"missing: dkim.selector, dkim.key_file"),
+])
+def test_mailbox_and_signing_settings_are_checked(tmp_path, text, message):
+    with pytest.raises(ConfigError, match=message):
+        load(settings_file(tmp_path, text), env={})
+
+
+def test_relay_urls_and_their_passwords(tmp_path):
+    (tmp_path / "relay.secret").write_text("from-a-file\n")
+    config = load(settings_file(tmp_path, '[delivery]\nrelay = "smtps://games@mail.example.org"\n'
+                        'relay_password_file = "relay.secret"\n'), env={})
+    relay = config.relay()
+    assert (relay.host, relay.port, relay.tls, relay.username, relay.password, relay.verify) \
+        == ("mail.example.org", 465, "smtps", "games", "from-a-file", True)
+    config = load(settings_file(tmp_path, '[delivery]\nrelay = "smtp://games@mail.example.org:587'
+                        '?starttls"\n'), env={"PBM_DELIVERY_RELAY_PASSWORD": "from-env"})
+    assert (config.relay().tls, config.relay().password) == ("starttls", "from-env")
+    # A login to an MTA on this machine may go without TLS: nothing crosses a network.
+    assert load(settings_file(tmp_path, '[delivery]\nrelay = "smtp://u:p@127.0.0.1:25"\n'),
+                env={}).relay().tls == "none"
+    # A password never shows in the error about a bad URL.
+    with pytest.raises(ConfigError) as error:
+        load(settings_file(tmp_path, '[delivery]\nrelay = "smtp://u:hunter2@h:587?tls"\n'), env={})
+    assert "hunter2" not in str(error.value)

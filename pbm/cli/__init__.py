@@ -8,6 +8,7 @@ from pbm.cli import (  # noqa: F401
     backup,
     bench,
     bots,
+    dkim,
     housekeeping,
     ladders,
     mailpath,

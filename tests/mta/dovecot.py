@@ -1,5 +1,5 @@
 """A real Dovecot IMAP server with its own configuration folder on loopback ports: IMAP over
-implicit TLS (a test certificate) and LMTP, one user, Maildir storage."""
+implicit TLS (a test certificate), one user, Maildir storage."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ CONF = """\
 base_dir = {root}/run
 state_dir = {root}/state
 log_path = {root}/dovecot.log
-protocols = imap lmtp
+protocols = imap
 listen = 127.0.0.1
 ssl = yes
 ssl_cert = <{cert}
@@ -46,12 +46,6 @@ service imap-login {{
     ssl = yes
   }}
 }}
-service lmtp {{
-  inet_listener lmtp {{
-    address = 127.0.0.1
-    port = {lmtp_port}
-  }}
-}}
 protocol imap {{
   mail_max_userip_connections = 100
 }}
@@ -63,7 +57,7 @@ def unavailable() -> str | None:
     if os.geteuid() != 0:
         return "Dovecot's master runs as root here (it changes to the mail user)"
     if not Path(DOVECOT).exists():
-        return "Dovecot is not installed: apt-get install -y dovecot-imapd dovecot-lmtpd"
+        return "Dovecot is not installed: apt-get install -y dovecot-imapd"
     return None
 
 
@@ -75,7 +69,6 @@ class Dovecot:
     password: str = "imap-secret"
     imap_port: int = field(default_factory=free_port)
     imaps_port: int = field(default_factory=free_port)
-    lmtp_port: int = field(default_factory=free_port)
     process: subprocess.Popen | None = None
 
     @property
@@ -97,8 +90,7 @@ class Dovecot:
         (self.root / "users").write_text(f"{self.user}:{{PLAIN}}{self.password}\n")
         self.config.write_text(CONF.format(
             root=self.root, cert=self.certificates.cert, key=self.certificates.key,
-            uid=NOBODY, imap_port=self.imap_port, imaps_port=self.imaps_port,
-            lmtp_port=self.lmtp_port))
+            uid=NOBODY, imap_port=self.imap_port, imaps_port=self.imaps_port))
         self.process = subprocess.Popen([DOVECOT, "-F", "-c", str(self.config)],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         self._wait_listening()

@@ -65,7 +65,8 @@ class Sink:
         self.logins: list[str] = []
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(tls.cert, tls.key)
-        self.controller = Controller(self, hostname="127.0.0.1", port=free_port(), ssl_context=context,
+        self.controller = Controller(self, hostname="127.0.0.1", port=free_port(),
+                                     ssl_context=context,
                                      authenticator=self._authenticate, auth_required=True,
                                      # Every byte is TLS already (implicit, port 465 style):
                                      # aiosmtpd's check knows only STARTTLS's.
