@@ -121,6 +121,9 @@ class MailboxIntake:
         if answer.result != "OK":
             raise IntakeError(f"login as {self.settings.user!r} refused: {_said(answer)} "
                               "(check imap.user and the password)")
+        # What the server offers may change at login (RFC 3501, 6.2.3): ask again, as
+        # aioimaplib keeps the list from before it too.
+        await asyncio.wait_for(client.protocol.capability(), COMMAND_SECONDS)
         for folder in (self.settings.processed_folder, self.settings.failed_folder):
             await client.create(quoted(folder))  # NO when it exists: nothing to do
         answer = await client.select(quoted(self.settings.folder))

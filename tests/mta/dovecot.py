@@ -69,6 +69,7 @@ class Dovecot:
     password: str = "imap-secret"
     imap_port: int = field(default_factory=free_port)
     imaps_port: int = field(default_factory=free_port)
+    extra_conf: str = ""  # more of dovecot.conf (imap_capability without IDLE, say)
     process: subprocess.Popen | None = None
 
     @property
@@ -90,7 +91,8 @@ class Dovecot:
         (self.root / "users").write_text(f"{self.user}:{{PLAIN}}{self.password}\n")
         self.config.write_text(CONF.format(
             root=self.root, cert=self.certificates.cert, key=self.certificates.key,
-            uid=NOBODY, imap_port=self.imap_port, imaps_port=self.imaps_port))
+            uid=NOBODY, imap_port=self.imap_port, imaps_port=self.imaps_port)
+            + self.extra_conf)
         self.process = subprocess.Popen([DOVECOT, "-F", "-c", str(self.config)],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         self._wait_listening()

@@ -44,11 +44,12 @@ def tls(tmp_path_factory) -> certs.Certificates:
 
 
 @pytest.fixture
-def dovecot(tls) -> Iterator[Dovecot]:
+def dovecot(tls, request) -> Iterator[Dovecot]:
     # Not under pytest's private tmp folder: Dovecot's mail processes run as nobody.
     root = Path(tempfile.mkdtemp(prefix="pbm-dovecot-"))
     root.chmod(0o755)
-    server = Dovecot(root, tls)
+    marker = request.node.get_closest_marker("dovecot_conf")
+    server = Dovecot(root, tls, extra_conf=marker.args[0] if marker else "")
     server.start()
     try:
         yield server
@@ -117,7 +118,8 @@ def dkim_key(folder: Path) -> Path:
 
 
 def pbm_with_mailbox(folder: Path, dovecot: Dovecot, sink: Sink, ca: Path,
-                     extra: str = "", relay_ca: Path | None = None) -> PbmServer:
+                     extra: str = "", relay_ca: Path | None = None,
+                     imap_extra: str = "") -> PbmServer:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "imap.password").write_text(dovecot.password + "\n")
     (folder / "relay.password").write_text(RELAY_PASSWORD + "\n")
@@ -133,7 +135,7 @@ def pbm_with_mailbox(folder: Path, dovecot: Dovecot, sink: Sink, ca: Path,
         f'user = "{dovecot.user}"\n'
         'password_file = "imap.password"\n'
         f'ca_file = "{ca}"\n'
-        "idle_seconds = 60\n"
+        "idle_seconds = 60\n" + imap_extra +
         "[dkim]\n"
         'domain = "games.test"\nselector = "pbm2026"\n'
         f'key_file = "{key}"\n' + extra))
@@ -197,6 +199,11 @@ def start(server: PbmServer, dovecot: Dovecot) -> None:
     server.start()
     wait("pbm to read the mailbox", lambda: server.log.read_text().count(": reading (IDLE")
          > before, server, dovecot)
+
+
+# Dovecot's list after login, less IDLE: a server pbm must poll.
+NO_IDLE = ("imap_capability = IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE SORT LITERAL+ "
+           "UIDPLUS MOVE NAMESPACE CHILDREN\n")
 
 
 def published(name: str, record: str) -> Callable:
@@ -421,5 +428,46 @@ def test_a_mail_deleted_elsewhere_while_pbm_reads(tmp_path: Path, dovecot: Dovec
         assert set(kept) <= set(recipients)
         assert server.process is not None and server.process.poll() is None
         assert box.count("INBOX") == 0
+    finally:
+        server.stop()
+
+
+@pytest.mark.dovecot_conf(NO_IDLE)
+def test_a_server_without_idle_is_polled(tmp_path: Path, dovecot: Dovecot, sink: Sink):
+    server = pbm_with_mailbox(tmp_path / "pbm", dovecot, sink, dovecot.certificates.ca,
+                              imap_extra="poll_seconds = 1\n")
+    start(server, dovecot)
+    try:
+        assert "reading (IDLE no: polling)" in server.log.read_text()
+        box = Mailbox(dovecot)
+        for name in ("alice", "bob"):
+            box.append(command(f"{name}@players.test", "help"))
+        wait("both answers", lambda: sink.to("alice@players.test")
+             and sink.to("bob@players.test"), server, dovecot, seconds=30)
+        assert len(sink.mails) == 2 and box.count("pbm-processed") == 2
+    finally:
+        server.stop()
+
+
+def test_since_answers_the_first_start_backlog_from_that_day(tmp_path: Path,
+                                                             dovecot: Dovecot, sink: Sink):
+    from datetime import date, timedelta
+
+    dovecot.put_backlog([command(f"old{n}@players.test", "help") for n in range(3)])
+    box = Mailbox(dovecot)
+    for name in ("recent1", "recent2"):
+        box.append(command(f"{name}@players.test", "help"))
+    server = pbm_with_mailbox(tmp_path / "pbm", dovecot, sink, dovecot.certificates.ca)
+    server.serve_args = ("--since", (date.today() - timedelta(days=1)).isoformat())
+    start(server, dovecot)
+    try:
+        wait("the recent backlog answered", lambda: sink.to("recent1@players.test")
+             and sink.to("recent2@players.test"), server, dovecot)
+        time.sleep(1)
+        assert sorted(r[0] for r, _ in sink.mails) == ["recent1@players.test",
+                                                       "recent2@players.test"]
+        assert "first start: 5 mail(s) already in the folder are left unanswered, but " \
+            "those since" in server.log.read_text()
+        assert box.count("INBOX") == 3 and box.count("pbm-processed") == 2
     finally:
         server.stop()

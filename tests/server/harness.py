@@ -59,6 +59,7 @@ class PbmServer:
     database_url: str | None = None
     # Another Maildir than the folder's own (nodes of one server deliver into one).
     shared_maildir: Path | None = None
+    serve_args: tuple[str, ...] = ()  # more options for `pbm serve` (`--since DATE`)
 
     @property
     def log(self) -> Path:
@@ -110,7 +111,8 @@ class PbmServer:
         with open(self.log, "ab") as log:
             offset = log.tell()
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "pbm", "--config", str(self.config_file), "serve"],
+                [sys.executable, "-m", "pbm", "--config", str(self.config_file), "serve",
+                 *self.serve_args],
                 cwd=self.folder,
                 stdout=log,
                 stderr=subprocess.STDOUT,
