@@ -127,6 +127,7 @@ class RelayLink:
         # Made without a host and connected below, so that abort() can reach the socket
         # while the relay keeps us waiting for its greeting.
         smtp = _AbortableSMTP(self, local_hostname=self.hostname, timeout=self.timeout)
+        smtp._host = self.relay.host  # the name starttls() checks the certificate for
         with self._lock:
             if self.aborted:
                 raise RelayDown("delivery is stopping")
