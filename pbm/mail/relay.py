@@ -127,7 +127,6 @@ class RelayLink:
         # Made without a host and connected below, so that abort() can reach the socket
         # while the relay keeps us waiting for its greeting.
         smtp = _AbortableSMTP(self, local_hostname=self.hostname, timeout=self.timeout)
-        smtp._host = self.relay.host  # the name starttls() checks the certificate for
         with self._lock:
             if self.aborted:
                 raise RelayDown("delivery is stopping")
@@ -180,6 +179,9 @@ class _AbortableSMTP(smtplib.SMTP):
     def __init__(self, link: RelayLink, **options):
         self.link = link
         super().__init__(**options)
+        # The name starttls() checks the certificate for: SMTP() takes it from the host it
+        # was made with, and this one is made without (it connects later).
+        self._host: str = link.relay.host
 
     accepted = ""  # the relay's answer to the last DATA: Postfix's says "queued as <ID>"
 
