@@ -17,8 +17,10 @@ BUILTIN: dict[str, str] = {
     "loophole": "pbm.games.loophole",
     "pipeline": "pbm.games.pipeline",
     "synapse-ice": "pbm.games.synapse_ice",
+    "loa": "pbm.games.loa",
 }
-BUILTIN_ALIASES: dict[str, str] = {"synapse": "synapse-ice"}
+BUILTIN_ALIASES: dict[str, str] = {"synapse": "synapse-ice", "lines-of-action": "loa",
+                                   "linesofaction": "loa"}
 
 # Game name -> module whose `draw` is the game's Picture (pbm.games.base): beside the rules,
 # imported only when a mail carries HTML. A plugin names its picture in its own group.
@@ -28,6 +30,7 @@ PICTURES: dict[str, str] = {
     "loophole": "pbm.games.loophole.picture",
     "pipeline": "pbm.games.pipeline.picture",
     "synapse-ice": "pbm.games.synapse_ice.picture",
+    "loa": "pbm.games.loa.picture",
 }
 
 ENTRY_POINT_GROUP = "pbm.games"
