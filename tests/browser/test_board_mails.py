@@ -44,6 +44,7 @@ class Sample:
 SAMPLES = {
     "hilo": Sample(("6", "3", "8"), 9, ("3", "8")),
     "trou": Sample(("1B2", "4C2", "2B1"), 9, ("B2", "C2", "B1")),
+    "loa": Sample(("C8-C6", "A6-C4", "E8-B5"), 8 * 8, ("C6", "C4", "B5")),
     # 19 by 19 but for the 18 cells of its two windows, which are not cells at all
     "loophole": Sample(("J10", "C3", "K11"), 19 * 19 - 18, ("J10", "C3", "K11")),
     "synapse-ice": Sample(("E1:3S", "E4:2N", "E2:1E"), 6 * 5, ("E1", "E4", "E2")),
