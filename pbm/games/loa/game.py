@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbm.games.base import Game, GameInfo, IllegalMove, InvalidMove, Outcome, Viewer
-from pbm.games.loa.board import FILES, FULL, SIZE, at, bit, connected, groups, name, squares
+from pbm.games.loa.board import FILES, FULL, SIZE, at, bit, connected, groups, name
 from pbm.games.loa.moves import (
     PASS,
     Move,
@@ -381,11 +381,6 @@ def short_game() -> LoaState:
     for text in SHORT_GAME:
         state = GAME.play(state, state.mover, GAME.parse(state, state.mover, text))
     return state
-
-
-def squares_named(pieces: int) -> list[str]:
-    """The names of a set's squares, A1 first (for messages and tests)."""
-    return [name(square) for square in squares(pieces)]
 
 
 GAME = LinesOfAction()
