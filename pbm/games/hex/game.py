@@ -98,10 +98,8 @@ class HexState:
 def new_state(board: Board, stones: bytes, moves: int, swapped: bool, last: int) -> HexState:
     """A state with its union-find and winner worked out from the stones (decode, figures)."""
     parent = board.build_parent(stones)
-    joined = [seat for seat in (BLACK, WHITE) if board.joined(parent, seat)]
-    if len(joined) > 1:
-        raise ValueError("both players' edges are joined: no Hex position")
-    winner = joined[0] if joined else -1
+    # At most one seat's edges are joined: a chain from top to bottom cuts left from right.
+    winner = next((seat for seat in (BLACK, WHITE) if board.joined(parent, seat)), -1)
     return HexState(board.size, stones, moves, swapped, winner, last, tuple(parent))
 
 
@@ -367,8 +365,8 @@ def status_lines(state: HexState, how_shown: str | None = None) -> list[str]:
             lines.append(f"Last move: {SEATS[code - 1]} {names[state.last]}, {shown}.")
     if state.may_swap:
         first, image = swap_image(state)
-        lines.append(f"White may swap instead of placing a stone: Black's {names[first]}"
-                     f" would become White's {names[image]}.")
+        lines.append(f"White may swap: Black's {names[first]} would become White's"
+                     f" {names[image]}.")
     return lines
 
 
