@@ -452,7 +452,7 @@ def test_hex_hides_nothing():
 
 def test_prompts_for_the_first_two_moves():
     assert GAME.prompt(play_all([]), BLACK) == (
-        "Place your first stone, e.g. F6. White may then swap: take it over, mirrored.")
+        "Place your first stone, e.g. F6; White may then swap it.")
     assert GAME.prompt(play_all(["C8"]), WHITE) == (
         "Place a stone, or swap: Black's C8 becomes your H3.")
     assert GAME.prompt(play_all(["C8"]), BLACK) is None

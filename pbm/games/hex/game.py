@@ -223,8 +223,7 @@ class Hex(Game[HexState, HexMove]):
         if state.winner >= 0 or seat != state.seat_to_move:
             return None
         if state.moves == 0:
-            return (f"Place your first stone, e.g. {centre(state.size)}. White may then swap:"
-                    " take it over, mirrored.")
+            return f"Place your first stone, e.g. {centre(state.size)}; White may then swap it."
         if state.may_swap:
             first, image = swap_image(state)
             names = state.board.names
