@@ -18,6 +18,7 @@ BUILTIN: dict[str, str] = {
     "pipeline": "pbm.games.pipeline",
     "synapse-ice": "pbm.games.synapse_ice",
     "loa": "pbm.games.loa",
+    "hex": "pbm.games.hex",
 }
 BUILTIN_ALIASES: dict[str, str] = {"synapse": "synapse-ice", "lines-of-action": "loa",
                                    "linesofaction": "loa"}
@@ -31,6 +32,7 @@ PICTURES: dict[str, str] = {
     "pipeline": "pbm.games.pipeline.picture",
     "synapse-ice": "pbm.games.synapse_ice.picture",
     "loa": "pbm.games.loa.picture",
+    "hex": "pbm.games.hex.picture",
 }
 
 ENTRY_POINT_GROUP = "pbm.games"
