@@ -81,16 +81,21 @@ def status_lines(state: ReversiState) -> list[str]:
 
 def score_reason(seats: tuple[str, ...], discs: tuple[int, int]) -> str:
     """Why the game ended as it did, with the score by the World Othello Federation's rule:
-    empty squares count for the winner (shared in a draw)."""
+    the empty squares count for the winner (shared in a draw)."""
     empty = SQUARES - sum(discs)
-    ended = "The board is full" if not empty else \
-        f"Neither player can move with {plural(empty, 'square')} empty"
+    gone = [seat for seat in (0, 1) if not discs[seat]]
+    if not empty:
+        ended = "The board is full"
+    elif gone:
+        ended = f"{seats[gone[0]]} has no disc left, with {plural(empty, 'square')} empty"
+    else:
+        ended = f"Neither player can move, with {plural(empty, 'square')} empty"
     if discs[0] == discs[1]:
-        shared = "" if not empty else f" (the empty squares shared: {SQUARES // 2} to" \
-            f" {SQUARES // 2})"
-        return f"{ended}; both have {plural(discs[0], 'disc')}: a draw{shared}."
+        shared = f" ({SQUARES // 2} to {SQUARES // 2} with the empty squares shared)" \
+            if empty else ""
+        return f"{ended}: both have {plural(discs[0], 'disc')}, a draw{shared}."
     winner = 0 if discs[0] > discs[1] else 1
     won, lost = discs[winner], discs[1 - winner]
-    scored = "" if not empty else \
-        f"; with the empty squares, which go to the winner, {won + empty} to {lost}"
-    return f"{ended}; {seats[winner]} has more discs: {won} to {lost}{scored}."
+    scored = f", and scores {won + empty} to {lost} with the empty squares, which go to" \
+        " the winner" if empty else ""
+    return f"{ended}: {seats[winner]} has more discs, {won} to {lost}{scored}."
