@@ -32,12 +32,13 @@ FILL = (DARK, LIGHT)  # Black's discs, White's
 
 
 def draw(state: ReversiState, viewer: Viewer) -> str:
-    """The board and the lines render() prints under it; every viewer sees the same."""
+    """The board and what render() says under it, of the picture's marks; every viewer
+    sees the same."""
     rows = []
     for row in range(SIZE):
         rows.append([_square(state, square(col, row)) for col in range(SIZE)])
     board = grid(_BOARD, rows, COLUMNS, [str(row + 1) for row in range(SIZE)])
-    return frame(board + caption(status(state)))
+    return frame(board + caption(status(state, drawn=True)))
 
 
 SHEET = Sheet("r")

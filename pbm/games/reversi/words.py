@@ -42,15 +42,22 @@ def board_text(state: ReversiState) -> str:
     return "\n".join(lines) + "\n"
 
 
-def counts_line(state: ReversiState) -> str:
+def counts_line(state: ReversiState, drawn: bool = False) -> str:
+    """The discs of each colour and the empty squares; `drawn`: for the picture, where the
+    colours need no marks and spaces do not line up."""
     black, white = count(state.black), count(state.white)
     empty = SQUARES - black - white
+    if drawn:
+        return (f"{SEATS[0]}: {plural(black, 'disc')}, {SEATS[1]}: {plural(white, 'disc')},"
+                f" empty: {plural(empty, 'square')}.")
     return (f"{SEATS[0]} ({MARKS[0]}): {plural(black, 'disc')}    "
             f"{SEATS[1]} ({MARKS[1]}): {plural(white, 'disc')}    "
             f"Empty: {plural(empty, 'square')}")
 
 
-def last_move_line(state: ReversiState) -> str:
+def last_move_line(state: ReversiState, drawn: bool = False) -> str:
+    """The last move, and the discs it turned over by how the board marks them: [#] and
+    (#) on the text board, a ring and tinted squares in the picture (`drawn`)."""
     if state.last is None:
         return f"No move yet: {SEATS[0]} moves first."
     mover = state.last_mover
@@ -58,15 +65,20 @@ def last_move_line(state: ReversiState) -> str:
         return f"Last move: {SEATS[mover]} passed, having no legal move."
     mark = MARKS[mover]
     turned = [name(sq) for sq in by_column(state.turned)]
-    return (f"Last move: {SEATS[mover]} {name(state.last)} {PLACED.format(mark)}; it"
-            f" turned over {plural(len(turned), 'disc')}, marked {TURNED.format(mark)}:"
-            f" {and_list(turned)}.")
+    if drawn:
+        placed, marked = ", ringed", "on a tinted square" if len(turned) == 1 else \
+            "on tinted squares"
+    else:
+        placed, marked = f" {PLACED.format(mark)}", f"marked {TURNED.format(mark)}"
+    return (f"Last move: {SEATS[mover]} {name(state.last)}{placed}; it turned over"
+            f" {plural(len(turned), 'disc')}, {marked}: {and_list(turned)}.")
 
 
-def status(state: ReversiState) -> list[str]:
+def status(state: ReversiState, drawn: bool = False) -> list[str]:
     """What the lines under the board say, a sentence each: the disc counts, the last
-    move, and what is special about the turn (a pass to make, the end)."""
-    sentences = [counts_line(state), last_move_line(state)]
+    move, and what is special about the turn (a pass to make, the end). `drawn`: as the
+    picture says it, of its own marks."""
+    sentences = [counts_line(state, drawn), last_move_line(state, drawn)]
     if state.finished:
         sentences.append("Neither player can move: the game is over.")
     elif state.must_pass:
