@@ -449,6 +449,21 @@ def test_parse_accepts_exactly_the_legal_moves(state):
 # ----- showing -----------------------------------------------------------------------------
 
 
+def test_a_long_prompt_is_wrapped_to_the_mail_width():
+    # Seed 10's random game reaches a position with 21 legal moves (8 of 300 games do).
+    rng = random.Random(10)
+    state = GAME.start({}, 0)
+    longest = ""
+    while not state.finished:
+        prompt = GAME.prompt(state, state.mover)
+        if len(prompt) > len(longest):
+            longest = prompt
+        state = GAME.play(state, state.mover, GAME.random_move(state, state.mover, rng))
+    lines = longest.splitlines()
+    assert len(lines) == 2 and all(len(line) <= WIDTH for line in lines)
+    assert lines[0].startswith("Your legal moves: ")
+
+
 def test_render_of_the_start():
     assert GAME.render(GAME.start({}, 0), None) == (
         "     A   B   C   D   E   F   G   H\n"

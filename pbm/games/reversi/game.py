@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from textwrap import wrap
 from typing import Any
 
 from pbm.games.base import Game, GameInfo, IllegalMove, InvalidMove, Outcome, Viewer
@@ -34,7 +35,7 @@ from pbm.games.reversi.state import (
     ReversiState,
     legal_names,
 )
-from pbm.games.reversi.words import board_text, score_reason, status_lines
+from pbm.games.reversi.words import WIDTH, board_text, score_reason, status_lines
 from pbm.games.text import and_list
 
 EXAMPLE = "D3"
@@ -124,7 +125,8 @@ class Reversi(Game[ReversiState, int]):
             return None
         if state.must_pass:
             return f"You have no legal move: send {PASS_WORD}."
-        return f"Your legal moves: {and_list(legal_names(state))}."
+        # A mail's line holds 76 characters, and a position may have twenty legal moves.
+        return "\n".join(wrap(f"Your legal moves: {and_list(legal_names(state))}.", WIDTH))
 
     # ----- showing --------------------------------------------------------------------
     def render(self, state: ReversiState, viewer: Viewer) -> str:
