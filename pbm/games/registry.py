@@ -19,6 +19,7 @@ BUILTIN: dict[str, str] = {
     "synapse-ice": "pbm.games.synapse_ice",
     "loa": "pbm.games.loa",
     "hex": "pbm.games.hex",
+    "reversi": "pbm.games.reversi",
 }
 BUILTIN_ALIASES: dict[str, str] = {"synapse": "synapse-ice", "lines-of-action": "loa",
                                    "linesofaction": "loa"}
@@ -33,6 +34,7 @@ PICTURES: dict[str, str] = {
     "synapse-ice": "pbm.games.synapse_ice.picture",
     "loa": "pbm.games.loa.picture",
     "hex": "pbm.games.hex.picture",
+    "reversi": "pbm.games.reversi.picture",
 }
 
 ENTRY_POINT_GROUP = "pbm.games"
