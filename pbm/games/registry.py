@@ -17,6 +17,7 @@ BUILTIN: dict[str, str] = {
     "loophole": "pbm.games.loophole",
     "pipeline": "pbm.games.pipeline",
     "synapse-ice": "pbm.games.synapse_ice",
+    "breakthrough": "pbm.games.breakthrough",
 }
 BUILTIN_ALIASES: dict[str, str] = {"synapse": "synapse-ice"}
 
@@ -28,6 +29,7 @@ PICTURES: dict[str, str] = {
     "loophole": "pbm.games.loophole.picture",
     "pipeline": "pbm.games.pipeline.picture",
     "synapse-ice": "pbm.games.synapse_ice.picture",
+    "breakthrough": "pbm.games.breakthrough.picture",
 }
 
 ENTRY_POINT_GROUP = "pbm.games"
