@@ -45,7 +45,7 @@ def status_lines(state: BreakthroughState) -> list[str]:
     if last is not None:
         mover = 1 - state.turn
         taking = f", taking a {SEATS[state.turn]} piece" if last.capture else ""
-        lines.append(f"Last move: {SEATS[mover]} {notation(last)}{taking};"
-                     f" {TARGET_MARKS[0]}{GLYPHS[mover]}{TARGET_MARKS[1]} where it went,"
-                     f" {ORIGIN_MARKS[0]}{EMPTY}{ORIGIN_MARKS[1]} where it left")
+        went = f"{TARGET_MARKS[0]}{GLYPHS[mover]}{TARGET_MARKS[1]}"
+        left = f"{ORIGIN_MARKS[0]}{EMPTY}{ORIGIN_MARKS[1]}"
+        lines.append(f"Last move: {SEATS[mover]} {notation(last)}, to {went} from {left}{taking}")
     return lines

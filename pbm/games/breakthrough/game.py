@@ -104,8 +104,8 @@ class Breakthrough(Game[BreakthroughState, Step]):
         captures = [notation(s) for s in legal_steps(state, seat) if s.capture]
         way = "up" if seat == WHITE else "down"
         if not captures:
-            return (f"Move one of your pieces ({GLYPHS[seat]}) one square {way} the board,"
-                    f" straight or diagonally, e.g. {self._example(state, seat)}.")
+            return (f"Move a piece ({GLYPHS[seat]}) one square {way}, straight or"
+                    f" diagonally, e.g. {self._example(state, seat)}.")
         more = len(captures) - CAPTURES_LISTED
         named = and_list(captures) if more <= 0 else \
             ", ".join(captures[:CAPTURES_LISTED]) + f" and {more} more"
