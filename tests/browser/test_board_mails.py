@@ -50,6 +50,7 @@ SAMPLES = {
     "pipeline": Sample(("A2", "C3"), 4 * 4, ("A2", "C3")),
     "outguess": Sample(("guess C8", "F8xE8, guess B1", "C1xD1, guess A8"), 8 * 8,
                        ("E8", "D1", "A1", "H8")),
+    "breakthrough": Sample(("D2-D3", "E7-E6", "D3-D4"), 8 * 8, ("D4", "E6")),
 }
 class NoPicture(AssertionError):
     """A board mail went out without an HTML part: its game draws nothing."""
