@@ -20,6 +20,7 @@ BUILTIN: dict[str, str] = {
     "loa": "pbm.games.loa",
     "hex": "pbm.games.hex",
     "reversi": "pbm.games.reversi",
+    "breakthrough": "pbm.games.breakthrough",
 }
 BUILTIN_ALIASES: dict[str, str] = {"synapse": "synapse-ice", "lines-of-action": "loa",
                                    "linesofaction": "loa"}
@@ -35,6 +36,7 @@ PICTURES: dict[str, str] = {
     "loa": "pbm.games.loa.picture",
     "hex": "pbm.games.hex.picture",
     "reversi": "pbm.games.reversi.picture",
+    "breakthrough": "pbm.games.breakthrough.picture",
 }
 
 ENTRY_POINT_GROUP = "pbm.games"

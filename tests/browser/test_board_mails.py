@@ -52,6 +52,7 @@ SAMPLES = {
     "outguess": Sample(("guess C8", "F8xE8, guess B1", "C1xD1, guess A8"), 8 * 8,
                        ("E8", "D1", "A1", "H8")),
     "reversi": Sample(("D3", "C5", "E6"), 8 * 8, ("D3", "C5", "E6")),
+    "breakthrough": Sample(("D2-D3", "E7-E6", "D3-D4"), 8 * 8, ("D4", "E6")),
 }
 class NoPicture(AssertionError):
     """A board mail went out without an HTML part: its game draws nothing."""
