@@ -17,6 +17,7 @@ BUILTIN: dict[str, str] = {
     "loophole": "pbm.games.loophole",
     "pipeline": "pbm.games.pipeline",
     "synapse-ice": "pbm.games.synapse_ice",
+    "amazons": "pbm.games.amazons",
 }
 BUILTIN_ALIASES: dict[str, str] = {"synapse": "synapse-ice"}
 
@@ -28,6 +29,7 @@ PICTURES: dict[str, str] = {
     "loophole": "pbm.games.loophole.picture",
     "pipeline": "pbm.games.pipeline.picture",
     "synapse-ice": "pbm.games.synapse_ice.picture",
+    "amazons": "pbm.games.amazons.picture",
 }
 
 ENTRY_POINT_GROUP = "pbm.games"
