@@ -12,8 +12,6 @@ from pbm.games.amazons.state import SEATS, AmazonsState
 from pbm.games.base import IllegalMove
 from pbm.games.text import and_list, or_list
 
-SHOWN = 12  # squares listed in a refusal before "and N more"
-
 
 def check(state: AmazonsState, seat: int, move: AmazonMove) -> None:
     """Raise IllegalMove, with the reason, unless `seat` may make `move` now."""
@@ -104,8 +102,6 @@ def _what(state: AmazonsState, sq: int) -> str:
 
 
 def _listed(squares: list[int]) -> str:
-    shown = names(squares)
-    if len(shown) > SHOWN:
-        return f"{', '.join(shown[:SHOWN])} and {len(shown) - SHOWN} more"
-    return and_list(shown)
+    # All of them: a queen line holds at most 35 squares, and a player wants the choice.
+    return and_list(names(squares))
 
