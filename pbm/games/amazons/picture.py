@@ -41,7 +41,7 @@ FILL = (LIGHT, DARK)  # White's amazons, Black's
 
 def draw(state: AmazonsState, viewer: Viewer) -> str:
     """The board, its legend and the lines under it; the same for every viewer."""
-    words = [*_last_words(state), *status_lines(state)]
+    words = [*_last_words(state), *status_lines(state, marks=False)]
     return frame(_board(state) + _legend() + caption(words))
 
 

@@ -64,14 +64,16 @@ def last_move_line(state: AmazonsState) -> str | None:
     return f"Last move: {mover} {notation_of(*last)}: {marks}."
 
 
-def status_lines(state: AmazonsState) -> list[str]:
+def status_lines(state: AmazonsState, marks: bool = True) -> list[str]:
     """What the board shows besides its squares and the last move, one line each: the
-    arrows, each seat's amazons (and which are trapped), what the seat to move can do."""
+    arrows, each seat's amazons (and which are trapped), what the seat to move can do.
+    `marks`: each seat's letter on the text board after its name (a picture has discs)."""
     lines = []
     empty = SIZE * SIZE - 2 * len(state.amazons[0]) - state.plies
     lines.append(f"Arrows shot: {state.plies}; empty squares left: {empty}.")
     for seat, squares in enumerate(state.amazons):
-        line = f"{SEATS[seat]} ({MARKS[seat]}): amazons on {and_list(names(squares))}"
+        named = f"{SEATS[seat]} ({MARKS[seat]})" if marks else SEATS[seat]
+        line = f"{named}: amazons on {and_list(names(squares))}"
         stuck = trapped(state.board, squares)
         if stuck:
             line += f"; trapped: {and_list(names(stuck))}"
