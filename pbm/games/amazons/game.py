@@ -89,8 +89,8 @@ class Amazons(Game[AmazonsState, AmazonMove]):
         if state.finished or seat != state.turn:
             return None
         example = next(legal_moves(state.board, state.amazons[seat]))
-        return (f"Move one of your amazons like a queen and shoot its arrow from where it"
-                f" lands, e.g. {self.notation(example)}.")
+        # One short line: the mail prints it as it is, and the help page says the rest.
+        return f"Move an amazon, then shoot its arrow, e.g. {self.notation(example)}."
 
     # ----- bots -----------------------------------------------------------------------
     def own_bots(self) -> Mapping[str, Any]:
