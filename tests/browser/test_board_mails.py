@@ -50,6 +50,7 @@ SAMPLES = {
     "pipeline": Sample(("A2", "C3"), 4 * 4, ("A2", "C3")),
     "outguess": Sample(("guess C8", "F8xE8, guess B1", "C1xD1, guess A8"), 8 * 8,
                        ("E8", "D1", "A1", "H8")),
+    "amazons": Sample(("D1-D6/G3", "G10-G4/D4"), 10 * 10, ("D6", "G3", "G4", "D4")),
 }
 class NoPicture(AssertionError):
     """A board mail went out without an HTML part: its game draws nothing."""

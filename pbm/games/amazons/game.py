@@ -8,7 +8,6 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from pbm.games.amazons.board import ARROW, BY_NAME, COLOUR, EMPTY, SQUARES, empty_board
-from pbm.games.amazons.bots import own_bots
 from pbm.games.amazons.checks import check
 from pbm.games.amazons.moves import AmazonMove, legal_moves, random_move
 from pbm.games.amazons.notation import read
@@ -94,6 +93,9 @@ class Amazons(Game[AmazonsState, AmazonMove]):
 
     # ----- bots -----------------------------------------------------------------------
     def own_bots(self) -> Mapping[str, Any]:
+        # Imported here: a mail that only plays a move never pays for the search.
+        from pbm.games.amazons.bots import own_bots
+
         return own_bots()
 
     # ----- showing --------------------------------------------------------------------
