@@ -21,6 +21,7 @@ BUILTIN: dict[str, str] = {
     "hex": "pbm.games.hex",
     "reversi": "pbm.games.reversi",
     "breakthrough": "pbm.games.breakthrough",
+    "amazons": "pbm.games.amazons",
 }
 BUILTIN_ALIASES: dict[str, str] = {"synapse": "synapse-ice", "lines-of-action": "loa",
                                    "linesofaction": "loa"}
@@ -37,6 +38,7 @@ PICTURES: dict[str, str] = {
     "hex": "pbm.games.hex.picture",
     "reversi": "pbm.games.reversi.picture",
     "breakthrough": "pbm.games.breakthrough.picture",
+    "amazons": "pbm.games.amazons.picture",
 }
 
 ENTRY_POINT_GROUP = "pbm.games"

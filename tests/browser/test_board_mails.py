@@ -53,6 +53,7 @@ SAMPLES = {
                        ("E8", "D1", "A1", "H8")),
     "reversi": Sample(("D3", "C5", "E6"), 8 * 8, ("D3", "C5", "E6")),
     "breakthrough": Sample(("D2-D3", "E7-E6", "D3-D4"), 8 * 8, ("D4", "E6")),
+    "amazons": Sample(("D1-D6/G3", "G10-G4/D4"), 10 * 10, ("D6", "G3", "G4", "D4")),
 }
 class NoPicture(AssertionError):
     """A board mail went out without an HTML part: its game draws nothing."""
