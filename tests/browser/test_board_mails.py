@@ -49,6 +49,7 @@ SAMPLES = {
     "loophole": Sample(("J10", "C3", "K11"), 19 * 19 - 18, ("J10", "C3", "K11")),
     "synapse-ice": Sample(("E1:3S", "E4:2N", "E2:1E"), 6 * 5, ("E1", "E4", "E2")),
     "pipeline": Sample(("A2", "C3"), 4 * 4, ("A2", "C3")),
+    "hex": Sample(("F6", "swap", "C3"), 11 * 11, ("F6", "C3")),  # F6 swaps to itself
     "outguess": Sample(("guess C8", "F8xE8, guess B1", "C1xD1, guess A8"), 8 * 8,
                        ("E8", "D1", "A1", "H8")),
     "reversi": Sample(("D3", "C5", "E6"), 8 * 8, ("D3", "C5", "E6")),
