@@ -17,8 +17,9 @@ BUILTIN: dict[str, str] = {
     "loophole": "pbm.games.loophole",
     "pipeline": "pbm.games.pipeline",
     "synapse-ice": "pbm.games.synapse_ice",
+    "battleship": "pbm.games.battleship",
 }
-BUILTIN_ALIASES: dict[str, str] = {"synapse": "synapse-ice"}
+BUILTIN_ALIASES: dict[str, str] = {"synapse": "synapse-ice", "battleships": "battleship"}
 
 # Game name -> module whose `draw` is the game's Picture (pbm.games.base): beside the rules,
 # imported only when a mail carries HTML. A plugin names its picture in its own group.
@@ -28,6 +29,7 @@ PICTURES: dict[str, str] = {
     "loophole": "pbm.games.loophole.picture",
     "pipeline": "pbm.games.pipeline.picture",
     "synapse-ice": "pbm.games.synapse_ice.picture",
+    "battleship": "pbm.games.battleship.picture",
 }
 
 ENTRY_POINT_GROUP = "pbm.games"
