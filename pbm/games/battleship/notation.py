@@ -16,6 +16,8 @@ from pbm.games.base import IllegalMove, InvalidMove
 from pbm.games.battleship.fleet import FLEET, GRID, SIZE, Fleet, Placement, cell_name
 from pbm.games.text import and_list, number_word, plural
 
+COLUMNS = GRID.letters
+
 FLEET_EXAMPLE = "A1-A5 C3-F3 H1-H3 J5-J7 E9-F9"
 SHOT_EXAMPLE = "E5"
 LONGEST = 300  # characters of a fleet: five named ships with room to spare
@@ -72,9 +74,9 @@ def read_shot(text: str) -> int:
 
 
 def _cell(letter: str, digits: str) -> int | None:
-    number = int(digits)  # at most three digits
-    found = GRID.at(letter, number)
-    return None if found is None else GRID.index(found)
+    col = COLUMNS.find(letter) if len(letter) == 1 else -1
+    row = int(digits) - 1  # at most three digits
+    return row * SIZE + col if col >= 0 and 0 <= row < SIZE else None
 
 
 def read_fleet(text: str) -> Fleet:
