@@ -34,7 +34,7 @@ BOARD_RANGE = "the board runs from A1 to J10 (columns A to J, rows 1 to 10)"
 
 # Names a player may write before a ship, upper case: the ship's name and short forms.
 NAMES = {
-    "CARRIER": 0, "AIRCRAFTCARRIER": 0, "AIRCRAFT": 0, "BATTLESHIP": 1, "CRUISER": 2,
+    "CARRIER": 0, "AIRCRAFTCARRIER": 0, "BATTLESHIP": 1, "CRUISER": 2,
     "SUBMARINE": 3, "SUB": 3, "DESTROYER": 4,
 }  # fmt: skip
 # A cell (a letter and up to three digits: "K100" is read, then refused as off the board),
@@ -88,7 +88,8 @@ def written_ships(text: str) -> list[Written]:
     """The ships as written, in order; InvalidMove for text that is no fleet at all."""
     if len(text) > LONGEST:
         raise InvalidMove(f"That is too long for a fleet. {FLEET_HELP}")
-    upper = re.sub(r"[,;]", " ", text.upper())
+    # "aircraft carrier", the Carrier's full name, is read as one word.
+    upper = re.sub(r"AIRCRAFT\s*CARRIER", "CARRIER", re.sub(r"[,;]", " ", text.upper()))
     tokens: list[tuple[str, str]] = []
     position = 0
     while position < len(upper):

@@ -9,7 +9,8 @@ a ship, each ship reported sunk by a shot lies on that shot's cell and on cells 
 later than it, and every ship not reported sunk has a cell not shot yet. (The hits of a
 ship still afloat need not be told apart from the others: a hit that does not sink is
 "a hit", whichever ship it struck.) consistent_fleet() finds one by a search that first
-covers every hit cell with a ship, then puts the ships left in open water.
+covers every hit cell with a ship, then puts the ships left in open water, checking ahead
+that every ship still has somewhere to go.
 """
 
 from __future__ import annotations
@@ -108,53 +109,57 @@ def candidates(evidence: Evidence) -> list[list[Placement]]:
 def consistent_fleet(evidence: Evidence, rng: random.Random) -> Fleet | None:
     """A fleet that agrees with the evidence, or None if none does.
 
-    The search covers the lowest hit cell not yet covered, trying (in random order) each
-    ship not yet placed in each of its placements through that cell; once every hit is
-    covered, the ships left go in random open water. It is complete (it tries everything
-    before giving up), and random in what it finds, though not exactly uniform over the
-    consistent fleets: fleets whose ships cover the hits in fewer ways come up somewhat
-    more often. That is good enough for bots, which want plausible fleets, not exact odds.
+    A search with forward checking: each ship keeps the placements still open to it (its
+    candidates off every cell taken so far), and a choice that leaves some ship none is
+    dropped at once. It places the ships reported sunk first (they have few placements),
+    then covers the lowest hit cell not yet covered, trying (in random order) each ship
+    left in each of its placements through that cell; once every hit is covered, the ships
+    left go in random open water, the one with the fewest placements first. It is complete
+    (it tries everything before giving up), and random in what it finds, though not exactly
+    uniform over the consistent fleets: fleets whose ships cover the hits in fewer ways
+    come up somewhat more often. That is good enough for bots, which want plausible
+    fleets, not exact odds.
     """
-    options = candidates(evidence)
-    for allowed in options:
+    open_to: dict[int, list[Placement]] = {}
+    for ship, allowed in enumerate(candidates(evidence)):
         rng.shuffle(allowed)
-    chosen: list[Placement | None] = [None] * len(FLEET)
-
-    def cover(taken: int) -> bool:
-        uncovered = evidence.hits & ~taken
-        if not uncovered:
-            return water(taken, [ship for ship in range(len(FLEET)) if chosen[ship] is None])
-        if sum(LENGTHS[ship] for ship in range(len(FLEET)) if chosen[ship] is None) \
-                < uncovered.bit_count():
-            return False
-        low = uncovered & -uncovered
-        ships = [ship for ship in range(len(FLEET)) if chosen[ship] is None]
-        rng.shuffle(ships)
-        for ship in ships:
-            for option in options[ship]:
-                if option.mask & low and not option.mask & taken:
-                    chosen[ship] = option
-                    if cover(taken | option.mask):
-                        return True
-            chosen[ship] = None
-        return False
-
-    def water(taken: int, ships: list[int]) -> bool:
-        if not ships:
-            return True
-        ship, rest = ships[0], ships[1:]
-        for option in options[ship]:
-            # The hits are all covered, so a ship left over lies off every shot cell.
-            if not option.mask & (taken | evidence.hits):
-                chosen[ship] = option
-                if water(taken | option.mask, rest):
-                    return True
-        chosen[ship] = None
-        return False
-
-    if not cover(0):
+        open_to[ship] = allowed
+    if any(not allowed for allowed in open_to.values()):
         return None
-    return Fleet(tuple(option for option in chosen if option is not None))
+    found = _search({}, 0, open_to, evidence, rng)
+    return None if found is None else Fleet(tuple(found[ship] for ship in range(len(FLEET))))
+
+
+def _search(chosen: dict[int, Placement], taken: int, open_to: dict[int, list[Placement]],
+            evidence: Evidence, rng: random.Random) -> dict[int, Placement] | None:
+    uncovered = evidence.hits & ~taken
+    if not open_to:
+        return chosen if not uncovered else None
+    if sum(LENGTHS[ship] for ship in open_to) < uncovered.bit_count():
+        return None
+    sunk = [ship for ship in open_to if ship in evidence.sunk]
+    if sunk:
+        ship = min(sunk, key=lambda s: len(open_to[s]))
+        tries = [(ship, option) for option in open_to[ship]]
+    elif uncovered:
+        low = uncovered & -uncovered
+        ships = list(open_to)
+        rng.shuffle(ships)
+        tries = [(ship, option) for ship in ships for option in open_to[ship]
+                 if option.mask & low]
+    else:
+        ship = min(open_to, key=lambda s: len(open_to[s]))
+        tries = [(ship, option) for option in open_to[ship]]
+    for ship, option in tries:
+        now = taken | option.mask
+        left = {other: [o for o in allowed if not o.mask & now]
+                for other, allowed in open_to.items() if other != ship}
+        if any(not allowed for allowed in left.values()):
+            continue
+        found = _search({**chosen, ship: option}, now, left, evidence, rng)
+        if found is not None:
+            return found
+    return None
 
 
 def sample_state(view: BattleshipView, rng: random.Random) -> BattleshipState:
