@@ -48,6 +48,8 @@ SAMPLES = {
     "loophole": Sample(("J10", "C3", "K11"), 19 * 19 - 18, ("J10", "C3", "K11")),
     "synapse-ice": Sample(("E1:3S", "E4:2N", "E2:1E"), 6 * 5, ("E1", "E4", "E2")),
     "pipeline": Sample(("A2", "C3"), 4 * 4, ("A2", "C3")),
+    "battleship": Sample(("A1-A5 C3-F3 H1-H3 J5-J7 E9-F9", "B2-F2 J1-J4 D5-D7 F7-H7 H9-I9",
+                          "E5"), 2 * 100, ("Red:E5",)),
     "outguess": Sample(("guess C8", "F8xE8, guess B1", "C1xD1, guess A8"), 8 * 8,
                        ("E8", "D1", "A1", "H8")),
 }
