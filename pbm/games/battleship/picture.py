@@ -43,6 +43,10 @@ SPLASH = "#eef3f7"  # a miss: a white peg in the water
 # a ship is one class: a hit red, a miss white, a ship grey with its letter.
 SHEET = Sheet("w")
 _GRID = SHEET.grid("g", SQUARE, css(border=f"2px solid {EDGE}", background=WATER))
+# A legend's swatch: water, unless a colour's class comes after it (declared before them).
+_SWATCH = SHEET.rule("w", css(display="inline-block", width=12, height=12,
+                              border=f"1px solid {WATER_LINE}", vertical_align="middle",
+                              background=WATER))
 _HULL = SHEET.rule("h", css(background=HULL, color=LIGHT, font_size=11, font_weight="bold",
                             text_align="center", padding=0))
 _HIT = SHEET.rule("x", css(background=RED))
@@ -51,9 +55,6 @@ _MISS = SHEET.rule("o", css(background=SPLASH))
 _LAST = SHEET.rule("l", css(border=f"3px solid {LAST_BACKGROUND}"))
 _BOX = SHEET.rule("b", css(margin="0 0 8px", text_align="center"))
 _TITLE = SHEET.rule("t", css(font_size=12, font_weight="bold", margin="0 0 2px"))
-_SWATCH = SHEET.rule("w", css(display="inline-block", width=12, height=12,
-                              border=f"1px solid {WATER_LINE}", vertical_align="middle",
-                              background=WATER))
 
 
 def draw(state: BattleshipState, viewer: Viewer) -> str:
@@ -64,7 +65,8 @@ def draw(state: BattleshipState, viewer: Viewer) -> str:
     parts = [_ocean(ocean) for ocean in drawn]
     if drawn:
         parts.append(_LEGEND)
-    parts.append(caption(line for line in status_lines(state, viewer) if line))
+    # Unwrapped: the caption's lines wrap to the phone's width themselves.
+    parts.append(caption(line for line in status_lines(state, viewer, width=None) if line))
     return frame("\n".join(parts))
 
 

@@ -118,13 +118,15 @@ def render_lines(state: BattleshipState, viewer: Viewer) -> list[str]:
     return lines + status_lines(state, viewer)
 
 
-def status_lines(state: BattleshipState, viewer: Viewer) -> list[str]:
+def status_lines(state: BattleshipState, viewer: Viewer,
+                 width: int | None = WIDTH) -> list[str]:
     """What is said under the oceans: the fleets (as far as the viewer may see them), the
-    last shot and what it was told, and each seat's shots, hits and ships sunk."""
+    last shot and what it was told, and each seat's shots, hits and ships sunk; a long
+    line wrapped at `width` (None: never)."""
     lines = _fleet_lines(state, viewer)
     if state.placed:
         told = reports(state.fleets, state.shots)
-        lines += ["", *_last_shot(state, told, viewer), *_tally(state, told, viewer)]
+        lines += ["", *_last_shot(state, told, viewer), *_tally(state, told, viewer, width)]
     return lines
 
 
@@ -168,7 +170,8 @@ def _last_shot(state: BattleshipState, told: list[int], viewer: Viewer) -> list[
     return [line, sank]
 
 
-def _tally(state: BattleshipState, told: list[int], viewer: Viewer) -> list[str]:
+def _tally(state: BattleshipState, told: list[int], viewer: Viewer,
+           width: int | None) -> list[str]:
     """Per seat: shots fired, hits, and the ships it has sunk (named, as the rules tell
     them); for the viewer, the damage to their own fleet, ship by ship."""
     lines = []
@@ -182,7 +185,8 @@ def _tally(state: BattleshipState, told: list[int], viewer: Viewer) -> list[str]
         if sunk:
             lines.append(f"  {SEATS[seat]} sank {SEATS[1 - seat]}'s {and_list(sunk)}.")
     if viewer in (0, 1):
-        lines += wrap(_damage(state, viewer), WIDTH, subsequent_indent="  ")
+        damage = _damage(state, viewer)
+        lines += [damage] if width is None else wrap(damage, width, subsequent_indent="  ")
     return lines
 
 
