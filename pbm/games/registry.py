@@ -25,6 +25,9 @@ BUILTIN: dict[str, str] = {
 }
 BUILTIN_ALIASES: dict[str, str] = {"synapse": "synapse-ice", "lines-of-action": "loa",
                                    "linesofaction": "loa"}
+    "battleship": "pbm.games.battleship",
+}
+BUILTIN_ALIASES: dict[str, str] = {"synapse": "synapse-ice", "battleships": "battleship"}
 
 # Game name -> module whose `draw` is the game's Picture (pbm.games.base): beside the rules,
 # imported only when a mail carries HTML. A plugin names its picture in its own group.
@@ -39,6 +42,7 @@ PICTURES: dict[str, str] = {
     "reversi": "pbm.games.reversi.picture",
     "breakthrough": "pbm.games.breakthrough.picture",
     "amazons": "pbm.games.amazons.picture",
+    "battleship": "pbm.games.battleship.picture",
 }
 
 ENTRY_POINT_GROUP = "pbm.games"

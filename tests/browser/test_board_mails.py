@@ -50,6 +50,8 @@ SAMPLES = {
     "synapse-ice": Sample(("E1:3S", "E4:2N", "E2:1E"), 6 * 5, ("E1", "E4", "E2")),
     "pipeline": Sample(("A2", "C3"), 4 * 4, ("A2", "C3")),
     "hex": Sample(("F6", "swap", "C3"), 11 * 11, ("F6", "C3")),  # F6 swaps to itself
+    "battleship": Sample(("A1-A5 C3-F3 H1-H3 J5-J7 E9-F9", "B2-F2 J1-J4 D5-D7 F7-H7 H9-I9",
+                          "E5"), 2 * 100, ("Red:E5",)),
     "outguess": Sample(("guess C8", "F8xE8, guess B1", "C1xD1, guess A8"), 8 * 8,
                        ("E8", "D1", "A1", "H8")),
     "reversi": Sample(("D3", "C5", "E6"), 8 * 8, ("D3", "C5", "E6")),
