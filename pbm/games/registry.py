@@ -17,17 +17,19 @@ BUILTIN: dict[str, str] = {
     "loophole": "pbm.games.loophole",
     "pipeline": "pbm.games.pipeline",
     "synapse-ice": "pbm.games.synapse_ice",
-    "loa": "pbm.games.loa",
     "hex": "pbm.games.hex",
     "reversi": "pbm.games.reversi",
     "breakthrough": "pbm.games.breakthrough",
     "amazons": "pbm.games.amazons",
-}
-BUILTIN_ALIASES: dict[str, str] = {"synapse": "synapse-ice", "lines-of-action": "loa",
-                                   "linesofaction": "loa"}
+    "loa": "pbm.games.loa",
     "battleship": "pbm.games.battleship",
 }
-BUILTIN_ALIASES: dict[str, str] = {"synapse": "synapse-ice", "battleships": "battleship"}
+BUILTIN_ALIASES: dict[str, str] = {
+    "synapse": "synapse-ice",
+    "lines-of-action": "loa",
+    "linesofaction": "loa",
+    "battleships": "battleship",
+}
 
 # Game name -> module whose `draw` is the game's Picture (pbm.games.base): beside the rules,
 # imported only when a mail carries HTML. A plugin names its picture in its own group.
@@ -37,11 +39,11 @@ PICTURES: dict[str, str] = {
     "loophole": "pbm.games.loophole.picture",
     "pipeline": "pbm.games.pipeline.picture",
     "synapse-ice": "pbm.games.synapse_ice.picture",
-    "loa": "pbm.games.loa.picture",
     "hex": "pbm.games.hex.picture",
     "reversi": "pbm.games.reversi.picture",
     "breakthrough": "pbm.games.breakthrough.picture",
     "amazons": "pbm.games.amazons.picture",
+    "loa": "pbm.games.loa.picture",
     "battleship": "pbm.games.battleship.picture",
 }
 

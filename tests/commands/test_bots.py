@@ -151,7 +151,10 @@ def test_help_bots_says_where_they_play_and_how(players):
     assert "Each bot takes on at most 3 active boards of a game" in flat(page)
     assert all(len(line) <= WIDTH for line in page.splitlines())
     listing = flat(one(players(ALICE, "list")).body)
-    assert "The computer players easybot, goodbot and bestbot play Loophole" in listing
+    played = listing.split("The computer players easybot, goodbot and bestbot play ", 1)[1]
+    played = played.split(": 'help bots'", 1)[0]
+    for name in registry.names():
+        assert registry.get(name).info.title in played, played
 
 
 def test_with_the_bots_off_the_list_does_not_offer_them(tmp_path):
