@@ -215,6 +215,12 @@ class Game(ABC, Generic[State, Move]):
             raise TypeError(f"{self.info.title} hides information: it must define sample_state")
         return view  # type: ignore[no-any-return]
 
+    # A tighter budget for the general Monte Carlo bots (games/bots.py) where their
+    # positions are too wide or their playouts too long for the default: strength ->
+    # positions a search plays to at most. Data, not bots, so a rule module that only
+    # tunes the search never imports it (a move's mail does not pay for loading it).
+    bot_positions: Mapping[str, int] = {}
+
     def own_bots(self) -> Mapping[str, Any]:
         """Bots of the game's own by strength ("easy", "good", "best"), each a
         games.bots.Bot, where it has a better player than the general ones (an exact

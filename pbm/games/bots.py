@@ -61,10 +61,13 @@ def default_bots(game: AnyGame) -> dict[str, Bot]:
     Measured on a 2-core machine (before Trou and Synapse-Ice had bots of their own), best
     took under 2 s a move at the 95th percentile at those two; Loophole's playouts are ~250
     moves, so its positions budget holds it to ~600 of them (2.85 s p95 of CPU); good takes
-    a few tenths of a second at every game."""
+    a few tenths of a second at every game. A game may cap the positions
+    (Game.bot_positions): Amazons does, its positions being wide and its playouts long."""
+    budget = game.bot_positions
     return {"easy": RandomBot(),
-            "good": MCTSBot(strength="good", playouts=200),
-            "best": MCTSBot(strength="best", playouts=2000, positions=160_000)}
+            "good": MCTSBot(strength="good", playouts=200, positions=budget.get("good")),
+            "best": MCTSBot(strength="best", playouts=2000,
+                            positions=budget.get("best", 160_000))}
 
 
 def bots_of(game: AnyGame) -> Mapping[str, Bot]:

@@ -4,7 +4,7 @@ arrow like a queen from where it lands; the player who cannot move loses."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any
 
 from pbm.games.amazons.board import ARROW, BY_NAME, COLOUR, EMPTY, SQUARES, empty_board
@@ -92,11 +92,11 @@ class Amazons(Game[AmazonsState, AmazonMove]):
         return f"Move an amazon, then shoot its arrow, e.g. {self.notation(example)}."
 
     # ----- bots -----------------------------------------------------------------------
-    def own_bots(self) -> Mapping[str, Any]:
-        # Imported here: a mail that only plays a move never pays for the search.
-        from pbm.games.amazons.bots import own_bots
-
-        return own_bots()
+    # Amazons' positions are wide (2,176 moves at the start, of which the search samples
+    # 100: games/mcts.py) and its random playouts long (70-80 moves): the default 160,000
+    # positions of `best` took up to 4.1 s of CPU a move on the 2-core test machine, capped
+    # at 100,000 2.3 s at most (median 1.3 s), within the ~3 s a bot's move may take.
+    bot_positions = {"best": 100_000}
 
     # ----- showing --------------------------------------------------------------------
     def render(self, state: AmazonsState, viewer: Viewer) -> str:
