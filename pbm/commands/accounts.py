@@ -285,7 +285,8 @@ def commands_page() -> str:
     for command in ACCOUNT_COMMANDS.values():
         lines.append(f"  {command.name} {command.syntax}".rstrip())
         lines += described(command.description)
-    lines += ["", "Game commands (game = " + ", ".join(registry.names()) + "):"]
+    lines += ["", *textwrap.wrap("Game commands (game = " + ", ".join(registry.names()) + "):",
+                                 WIDTH, subsequent_indent="  ", break_on_hyphens=False)]
     for command in GAME_COMMANDS.values():
         lines.append(f"  game {command.name} {command.syntax}".rstrip())
         lines += described(command.description)

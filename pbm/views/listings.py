@@ -98,7 +98,10 @@ def games_on_offer(bots: BotSettings) -> str:
         info = registry.get(name).info
         aliases = f" (also: {', '.join(info.aliases)})" if info.aliases else ""
         seats = " / ".join(info.seats)
-        lines.append(f"  {name:<12} {info.title}{aliases}, {info.players} players: {seats}")
+        # The name's column, then the rest wrapped under the summary's indent to fit a mail.
+        lines += textwrap.wrap(f"{name:<12} {info.title}{aliases}, {info.players} players:"
+                               f" {seats}", WIDTH, initial_indent="  ",
+                               subsequent_indent=" " * 15, break_on_hyphens=False)
         if info.summary:  # under the title, in lines that fit a mail
             lines += textwrap.wrap(info.summary, WIDTH, initial_indent=" " * 15,
                                    subsequent_indent=" " * 15)

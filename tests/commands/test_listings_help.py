@@ -10,6 +10,7 @@ from pbm.context import CommandError, Context
 from pbm.db.models import User
 from pbm.games import registry
 from pbm.help import load_page
+from pbm.width import WIDTH
 from tests.commands.conftest import (
     ALICE,
     BOB,
@@ -32,8 +33,11 @@ def test_list_names_every_game_on_offer(run):
     assert reply.body.startswith("Games on offer:\n")
     for name in registry.names():
         info = registry.get(name).info
-        line = next(x for x in reply.body.splitlines() if x.startswith(f"  {name} "))
-        assert info.title in line and " / ".join(info.seats) in line
+        lines = reply.body.splitlines()
+        at = next(i for i, x in enumerate(lines) if x.startswith(f"  {name} "))
+        entry = " ".join(x.strip() for x in lines[at:at + 3])  # wrapped to fit a mail
+        assert info.title in entry and " / ".join(info.seats) in entry
+    assert all(len(line) <= WIDTH for line in reply.body.splitlines())
     assert "Place pawns 1-4 on a 3x3 grid" in reply.body  # Trou's summary
 
 
@@ -157,7 +161,8 @@ def test_help_commands_lists_every_command_with_its_syntax(run):
                  "  game move board userid password move[#n]",
                  "  game resign board userid password"):
         assert line in lines
-    assert "Game commands (game = " + ", ".join(registry.names()) + "):" in lines
+    joined = " ".join(line.strip() for line in lines)
+    assert "Game commands (game = " + ", ".join(registry.names()) + "):" in joined
     assert one(run(STRANGER, "help COMMANDS")).body == reply.body
 
 

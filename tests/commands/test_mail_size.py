@@ -77,7 +77,7 @@ def play(run: Runner, name: str, seed: int, largest: Largest) -> None:
     replies = run(STRANGER, f"{name} challenge alice bob")
     found = [r for r in replies if ALICE in r.to]
     assert found, replies
-    number = int(found[0].subject.split()[-2])
+    number = int(found[0].subject.split("Board ")[1].split()[0])
     board_mails(replies, largest, f"{name} {number} challenge")
     run(CAROL, f"{name} subscribe {number} carol {PW['carol']}")
     for move_number in range(1, 2000):
