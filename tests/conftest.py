@@ -32,7 +32,12 @@ SLOW_MODULES = {"test_secrets.py"}
 # mail path, whose SQL the command tests run on PostgreSQL; the several-nodes tests are
 # what only PostgreSQL can do (and they run a real `pbm serve` on it). Both runs together
 # must stay inside CI's time.
-LEFT_OUT_ON_POSTGRESQL = {"games", "browser", "mta", "ratings", "reliability"}
+# The six classics' differential games against OpenSpiel touch no database at all; and of
+# the command tests run once per game, the five first games cover what the engine stores
+# for any game (open, hidden, simultaneous, one line a move): a classic's moves are the
+# same rows and JSON, so on PostgreSQL its runs would only repeat them.
+LEFT_OUT_ON_POSTGRESQL = {"games", "openspiel", "browser", "mta", "ratings", "reliability"}
+CLASSICS = {"hex", "reversi", "breakthrough", "amazons", "loa", "battleship"}
 SERVER_TESTS_ON_POSTGRESQL = {"test_nodes.py"}
 LEFT_OUT_MODULES = {"test_packaging.py", "test_readme.py", "test_service_files.py",
                     "test_width.py", "test_config.py", "test_config_lists.py", "test_screen.py",
@@ -45,7 +50,10 @@ LEFT_OUT_MODULES = {"test_packaging.py", "test_readme.py", "test_service_files.p
 
 def _left_out_on_postgresql(item: pytest.Item) -> bool:
     folder = item.path.parent.name
-    return (folder in LEFT_OUT_ON_POSTGRESQL or item.path.name in LEFT_OUT_MODULES
+    callspec = getattr(item, "callspec", None)
+    per_game = callspec is not None and any(
+        isinstance(value, str) and value in CLASSICS for value in callspec.params.values())
+    return (folder in LEFT_OUT_ON_POSTGRESQL or item.path.name in LEFT_OUT_MODULES or per_game
             or folder == "server" and item.path.name not in SERVER_TESTS_ON_POSTGRESQL)
 
 

@@ -387,7 +387,7 @@ def test_short_notation_is_as_the_board_is_printed_for_both_sides():
     assert GAME.notation(GAME.parse(state, BLACK, "c7r")) == "C7-D6"
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), plies=st.integers(0, 80))
 def test_parse_accepts_exactly_the_legal_moves(seed, plies):
     rng = random.Random(seed)

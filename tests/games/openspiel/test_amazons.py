@@ -30,11 +30,12 @@ def test_twenty_games_agree_move_for_move():
 
 
 @pytest.mark.slow
-def test_three_hundred_games_agree_move_for_move():
-    # About 40 s on the shared 2-core machine (400 took 55 s): every other game biased
+def test_a_hundred_and_fifty_games_agree_move_for_move():
+    # Some 20-60 s on a 2-core machine (300 took 40 s alone, 190 s under load; the 10,000
+    # of README run outside the suite, tests/games/openspiel/run.py): every other game biased
     # towards arrows over the square just left and arrows that trap (AmazonsBridge.choose).
-    tally = harness.play_many(AmazonsBridge(), range(1000, 1300))
-    assert tally.games == 300
+    tally = harness.play_many(AmazonsBridge(), range(1000, 1150))
+    assert tally.games == 150
     assert tally.disagreements == [], [str(d) for d in tally.disagreements[:5]]
     assert set(tally.wins) == {"won by White", "won by Black"}
 

@@ -32,10 +32,11 @@ def test_twenty_games_agree_move_for_move():
 
 
 @pytest.mark.slow
-def test_two_hundred_games_agree_move_for_move():
-    # About 0.2 s a game on a 2-core machine shared with others: 200 in under a minute.
-    tally = play_many(BattleshipBridge(), range(1000, 1200))
-    assert tally.games == 200 and not tally.disagreements, tally.disagreements[:3]
+def test_a_hundred_games_agree_move_for_move():
+    # About 0.2-0.9 s a game on a 2-core machine, by its load (the 10,000 of README run
+    # outside the suite, tests/games/openspiel/run.py).
+    tally = play_many(BattleshipBridge(), range(1000, 1100))
+    assert tally.games == 100 and not tally.disagreements, tally.disagreements[:3]
     assert {"won by Blue", "won by Red"} <= set(tally.wins)
 
 
