@@ -360,7 +360,7 @@ def test_no_move_once_the_game_is_over():
 
 @pytest.mark.parametrize("size", [5, 11, 19])
 def test_random_playouts_end_with_one_winner(size):
-    for seed in range(6 if size == 19 else 20):
+    for seed in range(3 if size == 19 else 8):  # each move renders every view: keep CI short
         playout = random_playout(GAME, seed, options={"size": size})
         assert playout.outcome is not None and len(playout.outcome.winners) == 1
         assert len(playout.log) <= size * size + 1
