@@ -127,9 +127,16 @@ def test_config_show_says_where_each_value_came_from(pbm: Pbm):
                       'relay = "smtp://games:S3cretRelay@mail.example.org:587?starttls"\n')
     out = pbm.ok("--config", str(config), "--log-level", "debug", "config", "show",
                  env={"PBM_TIME_NAG_DAYS": "3"})
-    lines = {line.split("=")[0].strip(): line for line in out.splitlines() if " = " in line}
-    assert lines["port"].endswith(f"# {config}")
-    assert lines["port"].startswith("port = 2600 ")
+    # Keyed by section and name: [smtpd] and [imap] both have a port.
+    lines, section = {}, ""
+    for line in out.splitlines():
+        if line.startswith("["):
+            section = line.strip("[]").strip()
+        elif " = " in line:
+            lines.setdefault(line.split("=")[0].strip(), line)
+            lines[f"{section}.{line.split('=')[0].strip()}"] = line
+    assert lines["smtpd.port"].endswith(f"# {config}")
+    assert lines["smtpd.port"].startswith("port = 2600 ")
     assert lines["nag_days"].endswith("# environment PBM_TIME_NAG_DAYS")
     assert lines["level"].startswith('level = "debug"') and lines["level"].endswith(
         "# command line")
