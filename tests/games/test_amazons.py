@@ -406,7 +406,7 @@ def reachable_states(draw) -> AmazonsState:
     return state
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(reachable_states(), st.randoms(use_true_random=False))
 def test_parse_accepts_exactly_the_legal_moves(state, rng):
     seat = state.turn
